@@ -1,0 +1,35 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Re-exported core modules: importing any adapter product gives the whole model API.
+let coreModules: [Target.Dependency] = ["ModelCore", "ModelValidation", "ModelQuery"]
+
+let package = Package(
+    name: "SwiftModel",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
+    products: [
+        .library(name: "ArrayAdapter", targets: ["ArrayAdapter"]),
+        .library(name: "FileAdapter", targets: ["FileAdapter"]),
+        .library(name: "SQLiteAdapter", targets: ["SQLiteAdapter"]),
+        .executable(name: "QuickStart", targets: ["QuickStart"]),
+    ],
+    targets: [
+        .target(name: "ModelCore"),
+        .target(name: "ModelValidation", dependencies: ["ModelCore"]),
+        .target(name: "ModelQuery", dependencies: ["ModelCore"]),
+        .target(name: "ArrayAdapter", dependencies: coreModules),
+        .target(name: "FileAdapter", dependencies: coreModules),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
+        ),
+        .target(name: "SQLiteAdapter", dependencies: coreModules + ["CSQLite"]),
+        .executableTarget(name: "QuickStart", dependencies: ["ArrayAdapter"], path: "Examples/QuickStart"),
+        .testTarget(name: "ModelCoreTests", dependencies: ["ModelCore", "ArrayAdapter"]),
+        .testTarget(name: "ModelQueryTests", dependencies: ["ModelQuery", "ArrayAdapter"]),
+        .testTarget(name: "ArrayAdapterTests", dependencies: ["ArrayAdapter"]),
+        .testTarget(name: "SQLiteAdapterTests", dependencies: ["SQLiteAdapter"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,99 @@
+extension ModelProtocol {
+    /// Makes a record from column names and values, casting each value to its column's
+    /// type. All or nothing: an unknown key or uncastable value throws and no record is
+    /// made.
+    ///
+    /// ```swift
+    /// let task = try Task(["name": "walk", "due_date": "2012-09-15"])
+    /// ```
+    ///
+    /// - Throws: ``ModelError`` `.unknownColumn`, ``CastError``.
+    public init(_ attributes: [String: ModelValue]) throws {
+        self.init()
+        try set(attributes)
+    }
+
+    /// Every column's current value by stored name (id included).
+    public var attributes: [String: ModelValue] {
+        let schema = schemaForRecord
+        var result: [String: ModelValue] = [:]
+        result.reserveCapacity(schema.columns.count)
+        for column in schema.columns { result[column.name] = _values[column.index] }
+        return result
+    }
+
+    /// A column's current value by stored name.
+    ///
+    /// ```swift
+    /// let due = try task["due_date"]     // .date(…)
+    /// ```
+    ///
+    /// - Throws: ``ModelError`` `.unknownColumn`.
+    public subscript(column: String) -> ModelValue {
+        get throws(ModelError) { _values[try slot(named: column)] }
+    }
+
+    /// Assigns a value by column name, cast to the column's type (see `Docs/Casting.md`).
+    ///
+    /// ```swift
+    /// try task.set("due_date", to: "2012-09-19")
+    /// try task.set("priority", to: "3")        // .int(3)
+    /// ```
+    ///
+    /// - Throws: ``ModelError`` `.unknownColumn`, ``CastError``. The record is unchanged
+    ///   when it throws.
+    public func set(_ column: String, to value: ModelValue) throws {
+        let slot = try slot(named: column)
+        _assign(try castForColumn(value, at: slot), at: slot)
+    }
+
+    /// Assigns a Swift value (a `Date`, `UUID`, `Set`, …) by column name, with casting.
+    public func set(_ column: String, to value: some ModelValueConvertible) throws {
+        try set(column, to: value.modelValue)
+    }
+
+    /// Assigns several columns at once, all or nothing.
+    ///
+    /// - Throws: ``ModelError`` `.unknownColumn`, ``CastError``; nothing is assigned then.
+    public func set(_ attributes: [String: ModelValue]) throws {
+        var cast: [(Int, ModelValue)] = []
+        cast.reserveCapacity(attributes.count)
+        for (name, value) in attributes.sorted(by: { $0.key < $1.key }) {
+            let slot = try slot(named: name)
+            cast.append((slot, try castForColumn(value, at: slot)))
+        }
+        for (slot, value) in cast { _assign(value, at: slot) }
+    }
+
+    package func slot(named name: String) throws(ModelError) -> Int {
+        let schema = schemaForRecord
+        guard let slot = schema.index(ofColumn: name) else {
+            throw ModelError(
+                .unknownColumn, model: schema.modelName, column: name,
+                message: "no column named \"\(name)\"; columns: " + schema.columns.map(\.name).joined(separator: ", "))
+        }
+        return slot
+    }
+
+    /// Casts a value for a column: nil becomes the declared default on non-optional
+    /// columns that have one; the result must decode as the property's Swift type.
+    package func castForColumn(_ value: ModelValue, at slot: Int) throws(CastError) -> ModelValue {
+        let schema = schemaForRecord
+        let column = schema.columns[slot]
+        if value.isNull, !column.isOptional, case .literal(let fallback) = column.defaultValue { return fallback }
+        let cast: ModelValue
+        do {
+            cast = try Caster.cast(value, to: column.castTarget)
+        } catch var error {
+            error.model = schema.modelName
+            error.column = column.name
+            throw error
+        }
+        guard column.accepts(cast) else {
+            throw CastError(
+                model: schema.modelName, column: column.name, value: value, target: column.castTarget,
+                reason: "out of range for the property's Swift type")
+        }
+        return cast
+    }
+}

@@ -1,0 +1,106 @@
+extension ModelProtocol {
+    /// Makes a record from attributes and saves it.
+    ///
+    /// ```swift
+    /// let task = try Task.create(["name": "walk", "due_date": "2012-09-15"])
+    /// ```
+    ///
+    /// - Throws: as ``init(_:)`` and ``saveOrThrow(to:)`` (a declining hook throws).
+    @discardableResult
+    public static func create(_ attributes: [String: ModelValue] = [:], in adapter: (any PersistenceAdapter)? = nil)
+        throws -> Self
+    {
+        let record = try Self(attributes)
+        try record.saveOrThrow(to: adapter)
+        return record
+    }
+
+    /// The stored record with this id, or nil.
+    ///
+    /// - Complexity: one id lookup in the adapter (O(1) in memory, an index seek in SQL).
+    public static func find(_ id: IDValue, in adapter: (any PersistenceAdapter)? = nil) throws -> Self? {
+        let (schema, store) = try context(adapter)
+        guard let row = try store.find(id: id.modelValue, in: schema) else { return nil }
+        return materialize(row, schema: schema, store: store)
+    }
+
+    /// Every stored record, in insertion order.
+    public static func all(in adapter: (any PersistenceAdapter)? = nil) throws -> [Self] {
+        let (schema, store) = try context(adapter)
+        return try fetch(StoreQuery(schema: schema), store: store)
+    }
+
+    /// How many records are stored.
+    public static func count(in adapter: (any PersistenceAdapter)? = nil) throws -> Int {
+        let (schema, store) = try context(adapter)
+        return try store.count(StoreQuery(schema: schema))
+    }
+
+    /// Deletes every record in one bulk operation: no hooks, no per-record notifications,
+    /// one ``ModelChange/Action/deleteAll`` change.
+    ///
+    /// - Returns: how many were deleted.
+    @discardableResult
+    public static func deleteAll(in adapter: (any PersistenceAdapter)? = nil) throws -> Int {
+        let (schema, store) = try context(adapter)
+        return try deleteRows(StoreQuery(schema: schema), schema: schema, store: store)
+    }
+
+    /// Destroys every record one by one (hooks run, relations' rules apply), all in one
+    /// store transaction: if any is declined or fails, none is deleted.
+    ///
+    /// - Returns: how many were destroyed.
+    @discardableResult
+    public static func destroyAll(in adapter: (any PersistenceAdapter)? = nil) throws -> Int {
+        let (schema, store) = try context(adapter)
+        return try store.transaction {
+            let records = try fetch(StoreQuery(schema: schema), store: store)
+            for record in records {
+                guard try record.destroy() else {
+                    throw ModelError(
+                        .cancelled, model: schema.modelName, id: record._baseline[0],
+                        message: "destroyAll() stopped: a before-hook declined; nothing was deleted")
+                }
+            }
+            return records.count
+        }
+    }
+
+    // MARK: Building blocks for queries
+
+    /// The schema (validated) and the adapter a class-level call uses.
+    package static func context(_ adapter: (any PersistenceAdapter)?) throws -> (ModelSchema, any PersistenceAdapter) {
+        let schema = Self.schema
+        try schema.validate()
+        let store = try adapter ?? ModelStore.resolve(ObjectIdentifier(Self.self), modelName: schema.modelName)
+        return (schema, store)
+    }
+
+    /// Records for the rows a query matches.
+    package static func fetch(_ query: StoreQuery, store: any PersistenceAdapter) throws -> [Self] {
+        let rows = try store.fetch(query)
+        var records: [Self] = []
+        records.reserveCapacity(rows.count)
+        for row in rows { records.append(materialize(row, schema: query.schema, store: store)) }
+        return records
+    }
+
+    /// Bulk-deletes the rows a query matches and announces one change.
+    package static func deleteRows(_ query: StoreQuery, schema: ModelSchema, store: any PersistenceAdapter) throws -> Int {
+        let count = try store.delete(query)
+        let change = ModelChange(
+            action: .deleteAll, schema: schema, modelType: ObjectIdentifier(Self.self), id: .null, values: [],
+            count: count)
+        TransactionContext.record(change, instance: nil, adapter: store, undo: nil)
+        return count
+    }
+
+    /// A record holding a stored row.
+    package static func materialize(_ row: [ModelValue], schema: ModelSchema, store: any PersistenceAdapter)
+        -> Self
+    {
+        let record = Self()
+        record._load(row, schema: schema, from: store)
+        return record
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// The outcome of a write that hooks may decline.
+package enum WriteOutcome { case done, declined(hook: String) }
+
+extension ModelProtocol {
+    /// Inserts the record if it is new, otherwise writes its changed columns.
+    ///
+    /// Runs `beforeSave` then `beforeCreate`/`beforeUpdate` (either can decline by
+    /// returning `false`, or throw), stamps `created_at` (when nil) and `updated_at`, gives
+    /// the record an id (adapter-assigned `Int64`, generated `UUID`), writes, then runs
+    /// `afterCreate`/`afterUpdate` and `afterSave` and announces the change.
+    ///
+    /// If a hook declines or anything throws, the store is untouched and the record keeps
+    /// its state (new, dirty, same values); nothing is announced.
+    ///
+    /// ```swift
+    /// let task = Task()
+    /// task.name = "walk the dog"
+    /// try task.save()            // true; task.id is now set
+    /// ```
+    ///
+    /// - Parameter adapter: the store to use for this call (see ``ModelStore``).
+    /// - Returns: `false` when a before-hook declined.
+    /// - Throws: ``SchemaError``, ``ModelError``, ``StoreError`` and errors thrown by hooks.
+    @discardableResult
+    public func save(to adapter: (any PersistenceAdapter)? = nil) throws -> Bool {
+        if case .declined = try performSave(adapter) { return false }
+        return true
+    }
+
+    /// Like ``save(to:)``, but a declining hook throws ``ModelError`` `.cancelled`.
+    public func saveOrThrow(to adapter: (any PersistenceAdapter)? = nil) throws {
+        if case .declined(let hook) = try performSave(adapter) {
+            throw ModelError(.cancelled, model: schemaForRecord.modelName, id: _values[0], message: "\(hook)() returned false")
+        }
+    }
+
+    package func store(_ explicit: (any PersistenceAdapter)?) throws -> any PersistenceAdapter {
+        if let explicit { return explicit }
+        if let home = _home { return home }
+        return try ModelStore.resolve(ObjectIdentifier(Self.self), modelName: schemaForRecord.modelName)
+    }
+
+    /// Puts back values, saved state and store as captured before a write.
+    package func restore(_ state: RecordState) {
+        _assignAll(state.values)
+        _baseline = state.baseline
+        _isPersisted = state.isPersisted
+        _home = state.home
+    }
+
+    package var state: RecordState {
+        RecordState(values: _values, baseline: _baseline, isPersisted: _isPersisted, home: _home)
+    }
+
+    package func performSave(_ adapter: (any PersistenceAdapter)?) throws -> WriteOutcome {
+        let schema = schemaForRecord
+        try schema.validate()
+        let store = try store(adapter)
+        let before = state
+        let isNew = !_isPersisted
+        do {
+            guard try beforeSave() else { restore(before); return .declined(hook: "beforeSave") }
+            if isNew {
+                guard try beforeCreate() else { restore(before); return .declined(hook: "beforeCreate") }
+            } else {
+                guard try beforeUpdate() else { restore(before); return .declined(hook: "beforeUpdate") }
+            }
+            if isNew {
+                try insert(into: store, schema: schema)
+            } else {
+                try update(in: store, schema: schema)
+            }
+        } catch {
+            restore(before)
+            throw error
+        }
+        if isNew { afterCreate() } else { afterUpdate() }
+        afterSave()
+        return .done
+    }
+
+    private func insert(into store: any PersistenceAdapter, schema: ModelSchema) throws {
+        let before = state
+        if schema.createdAtIndex != nil || schema.updatedAtIndex != nil {
+            let now = ModelValue.date(ModelClock.now())
+            if let k = schema.createdAtIndex, _values[k].isNull { _assign(now, at: k) }
+            if let k = schema.updatedAtIndex { _assign(now, at: k) }
+        }
+        if _values[0].isNull {
+            switch schema.idGeneration {
+            case .autoIncrement: break
+            case .uuid: _assign(.uuid(UUID()), at: 0)
+            case .provided:
+                throw ModelError(
+                    .missingID, model: schema.modelName,
+                    message: "\(schema.modelName) uses \(IDValue.self) ids, which the caller must set before the first save")
+            }
+        }
+        let id = try store.insert(_values, into: schema)
+        _assign(id, at: 0)
+        _baseline = _values
+        _isPersisted = true
+        _home = store
+        let change = ModelChange(
+            action: .insert, schema: schema, modelType: ObjectIdentifier(Self.self), id: id, values: _values)
+        TransactionContext.record(change, instance: self, adapter: store) { [weak self] in self?.restore(before) }
+    }
+
+    private func update(in store: any PersistenceAdapter, schema: ModelSchema) throws {
+        guard _values[0] == _baseline[0] else {
+            throw ModelError(
+                .idChanged, model: schema.modelName, id: _baseline[0],
+                message: "the id of a stored record cannot change (was \(_baseline[0]), now \(_values[0]))")
+        }
+        var changed: [Int] = []
+        for k in 1..<_values.count where _values[k] != _baseline[k] { changed.append(k) }
+        guard !changed.isEmpty else { return }
+        let before = state
+        if let k = schema.updatedAtIndex {
+            _assign(.date(ModelClock.now()), at: k)
+            if !changed.contains(k) { changed.append(k) }
+        }
+        try store.update(_values, changedColumns: changed, in: schema)
+        _baseline = _values
+        _home = store
+        let change = ModelChange(
+            action: .update, schema: schema, modelType: ObjectIdentifier(Self.self), id: _values[0], values: _values,
+            changedColumns: changed.map { schema.columns[$0].name })
+        TransactionContext.record(change, instance: self, adapter: store) { [weak self] in self?.restore(before) }
+    }
+}
+
+/// A record's persistence state, captured so a failed or rolled-back write can restore it.
+package struct RecordState {
+    let values: [ModelValue]
+    let baseline: [ModelValue]
+    let isPersisted: Bool
+    let home: (any PersistenceAdapter)?
+}

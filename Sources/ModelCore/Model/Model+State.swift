@@ -1,0 +1,60 @@
+/// An old and a new value of one column.
+public struct ColumnChange: Sendable, Equatable, CustomStringConvertible {
+    /// The value as last saved (or initialised, for a new record).
+    public let old: ModelValue
+    /// The current value.
+    public let new: ModelValue
+
+    public var description: String { "\(old) → \(new)" }
+}
+
+extension ModelProtocol {
+    /// Whether the record has never been saved (or was deleted).
+    public var isNew: Bool {
+        _ = schemaForRecord
+        return !_isPersisted
+    }
+
+    /// Whether any column differs from its saved (or initial) value.
+    ///
+    /// Assigning a value equal to the current one does not make a record dirty, and
+    /// assigning back the saved value makes it clean again.
+    public var isDirty: Bool {
+        _ = schemaForRecord
+        return _values != _baseline
+    }
+
+    /// The columns that differ from their saved (or initial) value: name → old and new.
+    public var changes: [String: ColumnChange] {
+        let schema = schemaForRecord
+        var result: [String: ColumnChange] = [:]
+        for k in _values.indices where _values[k] != _baseline[k] {
+            result[schema.columns[k].name] = ColumnChange(old: _baseline[k], new: _values[k])
+        }
+        return result
+    }
+
+    /// Returns every column to its last saved value (or, for a new record, its initial
+    /// value). Observers are told about each column that changes.
+    public func revert() {
+        _ = schemaForRecord
+        _assignAll(_baseline)
+    }
+
+    /// Replaces the values with the stored row.
+    ///
+    /// - Throws: ``ModelError`` `.notPersisted` for a new record, `.recordNotFound` if the
+    ///   row is gone; adapter errors.
+    public func reload() throws {
+        let schema = schemaForRecord
+        try schema.validate()
+        guard _isPersisted, let store = _home else {
+            throw ModelError(.notPersisted, model: schema.modelName, message: "reload() needs a saved record")
+        }
+        guard let row = try store.find(id: _baseline[0], in: schema) else {
+            throw ModelError(.recordNotFound, model: schema.modelName, id: _baseline[0], message: "the record is no longer stored")
+        }
+        _assignAll(row)
+        _baseline = row
+    }
+}

@@ -1,0 +1,41 @@
+extension ModelProtocol {
+    /// Runs `body` with a snapshot of the record's values, so ``rollback()`` can return to
+    /// it (MotionModel's record transactions).
+    ///
+    /// Blocks nest, each with its own snapshot; `rollback()` restores the innermost one
+    /// and the block carries on. If `body` throws, the record is rolled back to the
+    /// block's snapshot and the error rethrown. This touches only the record's values,
+    /// not the store: for atomic writes use ``PersistenceAdapter/transaction(_:)``.
+    ///
+    /// ```swift
+    /// try task.transaction {
+    ///     task.name = "draft"
+    ///     if !approved { try task.rollback() }   // name is back to what it was
+    /// }
+    /// ```
+    public func transaction<R>(_ body: () throws -> R) rethrows -> R {
+        _ = schemaForRecord
+        let extras = self.extras
+        extras.snapshots.append(_values)
+        do {
+            let result = try body()
+            extras.snapshots.removeLast()
+            return result
+        } catch {
+            let snapshot = extras.snapshots.removeLast()
+            _assignAll(snapshot)
+            throw error
+        }
+    }
+
+    /// Restores the values captured when the innermost ``transaction(_:)`` block began.
+    ///
+    /// - Throws: ``ModelError`` `.noTransaction` outside a transaction block.
+    public func rollback() throws {
+        guard let snapshot = _extras?.snapshots.last else {
+            throw ModelError(
+                .noTransaction, model: schemaForRecord.modelName, message: "rollback() called outside transaction {}")
+        }
+        _assignAll(snapshot)
+    }
+}

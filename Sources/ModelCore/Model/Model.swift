@@ -1,0 +1,105 @@
+/// The requirements of a model: a no-argument initialiser, and optional configuration and
+/// lifecycle hooks (all with defaults).
+///
+/// Declare models with ``Model``, which combines this protocol with the ``ModelObject``
+/// storage:
+///
+/// ```swift
+/// final class Task: Model {
+///     @Column var name: String = ""
+///     @Column var dueDate: Date?
+///     init() {}
+///
+///     func beforeSave() throws -> Bool {
+///         name = name.trimmingCharacters(in: .whitespaces)
+///         return !name.isEmpty          // false cancels the save
+///     }
+/// }
+/// ```
+///
+/// Initialisers that set properties must be `convenience` (or call `super.init()` first),
+/// because properties live in the inherited storage:
+///
+/// ```swift
+/// convenience init(name: String) { self.init(); self.name = name }
+/// ```
+public protocol ModelProtocol: ModelObject {
+    /// The id's type: `Int64` (assigned by the adapter, the default), `Int`, `UUID`
+    /// (generated on first save) or `String` (set by the caller).
+    associatedtype IDValue: ModelID = Int64
+
+    /// Makes a record with every column at its default.
+    init()
+
+    /// The table name; defaults to the snake_case type name (`TaskList` → `task_list`).
+    static var tableName: String { get }
+    /// Whether `created_at` / `updated_at` columns, when declared, are filled in
+    /// automatically. Defaults to `true`.
+    static var recordsTimestamps: Bool { get }
+
+    /// Runs before every save; return `false` or throw to cancel it.
+    func beforeSave() throws -> Bool
+    /// Runs after every successful save.
+    func afterSave()
+    /// Runs before the first save (after ``beforeSave()``); `false` or throw cancels.
+    func beforeCreate() throws -> Bool
+    /// Runs after the first save (before ``afterSave()``).
+    func afterCreate()
+    /// Runs before saving a stored record (after ``beforeSave()``); `false` or throw cancels.
+    func beforeUpdate() throws -> Bool
+    /// Runs after saving a stored record (before ``afterSave()``).
+    func afterUpdate()
+    /// Runs before `delete()`; `false` or throw cancels.
+    func beforeDelete() throws -> Bool
+    /// Runs after a successful `delete()`.
+    func afterDelete()
+    /// Runs before `destroy()` (which then deletes); `false` or throw cancels.
+    func beforeDestroy() throws -> Bool
+    /// Runs after a successful `destroy()`.
+    func afterDestroy()
+    /// Runs before validation (ModelValidation); `false` or throw cancels the save.
+    func beforeValidation() throws -> Bool
+    /// Runs after validation (ModelValidation).
+    func afterValidation()
+}
+
+/// A model class: `final class Task: Model { … }`.
+///
+/// Combines the ``ModelObject`` storage with the ``ModelProtocol`` requirements.
+public typealias Model = ModelObject & ModelProtocol
+
+extension ModelProtocol {
+    public static var tableName: String { snakeCased(String(describing: Self.self)) }
+    public static var recordsTimestamps: Bool { true }
+    public func beforeSave() throws -> Bool { true }
+    public func afterSave() {}
+    public func beforeCreate() throws -> Bool { true }
+    public func afterCreate() {}
+    public func beforeUpdate() throws -> Bool { true }
+    public func afterUpdate() {}
+    public func beforeDelete() throws -> Bool { true }
+    public func afterDelete() {}
+    public func beforeDestroy() throws -> Bool { true }
+    public func afterDestroy() {}
+    public func beforeValidation() throws -> Bool { true }
+    public func afterValidation() {}
+
+    /// The model's schema (built on first use, then cached).
+    public static var schema: ModelSchema { SchemaRegistry.schema(for: Self.self) }
+    /// The model's columns, id first.
+    public static var columns: [ColumnDefinition] { schema.columns }
+    /// The column with this stored name.
+    public static func column(named name: String) -> ColumnDefinition? { schema.column(named: name) }
+
+    /// The record's id: `nil` until first saved (for generated ids) or set.
+    ///
+    /// Changing the id of a stored record is refused by the next `save()`.
+    public var id: IDValue? {
+        get {
+            let schema = schemaForRecord
+            _ = schema
+            return IDValue?(modelValue: _values[0]) ?? nil
+        }
+        set { _ = schemaForRecord; _assign(newValue.modelValue, at: 0) }
+    }
+}

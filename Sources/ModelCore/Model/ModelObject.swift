@@ -1,0 +1,89 @@
+/// The storage every model inherits: its row of values and its persistence state.
+///
+/// You do not use this class directly; declare models as `final class Task: Model`
+/// (``Model`` is `ModelObject & ModelProtocol`). A record's values live in one array in
+/// schema order, so loading a row, saving a row and comparing for changes never walk the
+/// properties or reflect.
+///
+/// ## Threading
+/// A record is a plain mutable object, not `Sendable`: use it from one task or thread at a
+/// time, like any class instance. Adapters are thread-safe; to hand data across isolation
+/// domains, pass ids or ``ModelChange`` values (which are `Sendable`) and fetch again.
+open class ModelObject {
+    /// The current values in schema order (empty until the schema is attached).
+    @usableFromInline package final var _values: [ModelValue] = []
+    /// The schema, attached on first use.
+    @usableFromInline package final var _schema: ModelSchema?
+    /// Values as last saved or loaded; for a new record, as first initialised.
+    package final var _baseline: [ModelValue] = []
+    /// Whether the record exists in a store.
+    package final var _isPersisted = false
+    /// The adapter the record was loaded from or saved to.
+    package final var _home: (any PersistenceAdapter)?
+    /// Observers, bindings and record-transaction snapshots, allocated on first use.
+    @usableFromInline package final var _extras: RecordExtras?
+
+    /// Models inherit this initialiser; declare `init() {}` in the model.
+    public init(_modelObject: Void = ()) {}
+
+    // MARK: Typed access (the @Column hot path)
+
+    @inlinable package final func _read<T: ColumnValue>(_ location: Int, as type: T.Type) -> T {
+        let schema = _schema ?? _attachSchema()
+        let slot = schema.slot(for: location)
+        if _extras != nil { _noteRead(slot) }
+        if slot > 0, let value = T(modelValue: _values[slot]) { return value }
+        return _recover(slot, as: T.self)
+    }
+
+    @inlinable package final func _write(_ value: ModelValue, location: Int) {
+        let schema = _schema ?? _attachSchema()
+        let slot = schema.slot(for: location)
+        if slot > 0 { _assign(value, at: slot) }
+    }
+
+    /// Looks the schema up (once per record) and fills new-record defaults.
+    @usableFromInline package final func _attachSchema() -> ModelSchema {
+        let schema = SchemaRegistry.schema(forObject: self)
+        _schema = schema
+        if _values.isEmpty {
+            _values = schema.newRecordValues()
+            _baseline = _values
+        }
+        return schema
+    }
+
+    /// Stores an already-cast value, notifying observers; equal values change nothing.
+    @usableFromInline package final func _assign(_ value: ModelValue, at slot: Int) {
+        let old = _values[slot]
+        if old == value { return }
+        _values[slot] = value
+        if let extras = _extras { extras.didChange(self, slot: slot, old: old, new: value) }
+    }
+
+    @usableFromInline package final func _noteRead(_ slot: Int) {
+        _extras?.probe?.append(slot)
+    }
+
+    /// A stored value that does not decode as the property's type can only come from a
+    /// bug in an adapter; fall back to the column's default rather than crash in release.
+    @usableFromInline package final func _recover<T: ColumnValue>(_ slot: Int, as type: T.Type) -> T {
+        let schema = _schema ?? _attachSchema()
+        assertionFailure("\(schema.modelName): stored value at column \(slot) is not a \(T.self)")
+        if slot > 0, let value = T(modelValue: schema.columns[slot].defaultValue.makeValue()) { return value }
+        if let value = T(modelValue: .null) { return value }
+        preconditionFailure("\(schema.modelName): column \(slot) holds no value of type \(T.self) and has no default")
+    }
+
+    /// The attached schema (attaching it if needed).
+    package final var schemaForRecord: ModelSchema { _schema ?? _attachSchema() }
+
+    /// Replaces the whole state with a row read from `adapter`.
+    package final func _load(_ row: [ModelValue], schema: ModelSchema, from adapter: any PersistenceAdapter) {
+        _schema = schema
+        _values = row
+        _baseline = row
+        _isPersisted = true
+        _home = adapter
+    }
+}

@@ -1,0 +1,40 @@
+/// Per-record state most records never need: field observers, record-transaction
+/// snapshots, and key-path probing. Allocated on first use.
+@usableFromInline package final class RecordExtras {
+    struct Observer {
+        let token: Int
+        let handler: (ModelValue, ModelValue) -> Void
+    }
+
+    var observers: [Int: [Observer]] = [:]
+    var nextToken = 0
+    /// Values at the start of each open `transaction {}` block, innermost last.
+    var snapshots: [[ModelValue]] = []
+    /// Slots read while resolving a key path to its column.
+    @usableFromInline var probe: [Int]?
+
+    init() {}
+
+    func didChange(_ record: ModelObject, slot: Int, old: ModelValue, new: ModelValue) {
+        guard let list = observers[slot] else { return }
+        for observer in list { observer.handler(old, new) }
+    }
+}
+
+extension ModelObject {
+    package final var extras: RecordExtras {
+        if let extras = _extras { return extras }
+        let extras = RecordExtras()
+        _extras = extras
+        return extras
+    }
+
+    /// Assigns a whole row, notifying observers of each column that changes.
+    package final func _assignAll(_ values: [ModelValue]) {
+        guard let extras = _extras, !extras.observers.isEmpty else {
+            _values = values
+            return
+        }
+        for slot in values.indices where _values[slot] != values[slot] { _assign(values[slot], at: slot) }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// One committed change to a store: what happened, to which model and record.
+///
+/// Delivered after commit (never for work that rolled back), both as a
+/// `NotificationCenter` post named ``Foundation/Notification/Name/modelDidChange``
+/// (`object` is the record instance; `userInfo["change"]` this value) and through
+/// ``ModelNotifications/changes()``.
+///
+/// `ModelChange` is `Sendable`: it carries a snapshot of the saved values, not the
+/// instance. ``record(as:)`` rebuilds a detached copy where an instance is wanted.
+public struct ModelChange: Sendable, CustomStringConvertible {
+    /// What happened.
+    public enum Action: String, Sendable, Hashable {
+        case insert, update, delete
+        /// A bulk delete: one event for ``ModelChange/count`` rows, none per row.
+        case deleteAll
+    }
+
+    /// What happened.
+    public let action: Action
+    /// The model's schema (names, columns).
+    public let schema: ModelSchema
+    /// The record's id (`null` for ``Action/deleteAll``).
+    public let id: ModelValue
+    /// The record's values after the change (before it, for a delete); empty for bulk.
+    public let values: [ModelValue]
+    /// For updates, the names of the columns that changed.
+    public let changedColumns: [String]
+    /// Rows affected (1, or the bulk count).
+    public let count: Int
+    package let modelType: ObjectIdentifier
+
+    package init(
+        action: Action, schema: ModelSchema, modelType: ObjectIdentifier, id: ModelValue, values: [ModelValue],
+        changedColumns: [String] = [], count: Int = 1
+    ) {
+        self.action = action
+        self.schema = schema
+        self.modelType = modelType
+        self.id = id
+        self.values = values
+        self.changedColumns = changedColumns
+        self.count = count
+    }
+
+    /// The model's name (`"Task"`).
+    public var modelName: String { schema.modelName }
+
+    /// Whether this change is about `type`.
+    public func isAbout<M: Model>(_ type: M.Type) -> Bool { modelType == ObjectIdentifier(type) }
+
+    /// A new, detached instance holding the snapshot, or nil when the change is about
+    /// another model or is a bulk delete.
+    public func record<M: Model>(as type: M.Type) -> M? {
+        guard isAbout(type), !values.isEmpty else { return nil }
+        let record = M()
+        record._schema = schema
+        record._values = values
+        record._baseline = values
+        record._isPersisted = action != .delete
+        return record
+    }
+
+    /// The snapshot as a name → value dictionary.
+    public var attributes: [String: ModelValue] {
+        Dictionary(uniqueKeysWithValues: zip(schema.columns.map(\.name), values))
+    }
+
+    public var description: String {
+        action == .deleteAll ? "\(modelName) deleteAll (\(count))" : "\(modelName) \(action.rawValue) id \(id)"
+    }
+}
+
+extension Notification.Name {
+    /// Posted after each committed insert, update, delete and bulk delete.
+    public static let modelDidChange = Notification.Name("SwiftModel.modelDidChange")
+}

@@ -1,0 +1,47 @@
+/// The one contract every store implements: memory, archive file, SQLite, and later
+/// client-server databases.
+///
+/// It works on rows (`[ModelValue]` in ``ModelSchema`` column order, id at index 0), never
+/// on model objects, so any store can implement it. Calls are synchronous and
+/// thread-safe: an adapter may be used from many threads at once, and documents how it
+/// serialises writers. See `Docs/Architecture.md` for the reasoning.
+///
+/// Adapters accept any schema in any call, preparing storage for it on first use;
+/// ``prepare(_:)`` lets callers do that eagerly (for example to migrate at launch).
+public protocol PersistenceAdapter: AnyObject, Sendable {
+    /// Creates or migrates storage for `schema`. Idempotent.
+    func prepare(_ schema: ModelSchema) throws
+
+    /// Inserts a row and returns its id. For ``IDGeneration/autoIncrement`` schemas a
+    /// `null` id is replaced by the next integer; any other id is kept. A duplicate id is a
+    /// ``StoreError`` and stores nothing.
+    func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue
+
+    /// Replaces the stored row whose id is `row[0]`. `changedColumns` lists the row
+    /// indexes that differ from what was loaded (adapters may write only those). A missing
+    /// row is a ``StoreError``.
+    func update(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws
+
+    /// Deletes the row with this id; returns whether one existed.
+    func delete(id: ModelValue, from schema: ModelSchema) throws -> Bool
+
+    /// The row with this id, if any.
+    func find(id: ModelValue, in schema: ModelSchema) throws -> [ModelValue]?
+
+    /// The rows matching a query, in its order.
+    func fetch(_ query: StoreQuery) throws -> [[ModelValue]]
+
+    /// How many rows match (limit and offset apply).
+    func count(_ query: StoreQuery) throws -> Int
+
+    /// Deletes the rows matching a query; returns how many.
+    func delete(_ query: StoreQuery) throws -> Int
+
+    /// Runs `body` atomically: if it throws, every write it made is undone. A nested call
+    /// is a savepoint: throwing undoes exactly that level. Other threads' writes wait
+    /// until the outermost level ends.
+    ///
+    /// Model code should call ``transaction(_:)`` instead, which also defers change
+    /// notifications until commit and restores records on rollback.
+    func withTransaction<R>(_ body: () throws -> R) throws -> R
+}

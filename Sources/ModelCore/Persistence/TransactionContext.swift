@@ -1,0 +1,93 @@
+/// What happened inside open store transactions on this thread: changes to announce on
+/// commit, and record states to restore on rollback, one level per savepoint.
+///
+/// Transactions run synchronously on the calling thread, so this is thread-local.
+package final class TransactionContext {
+    package struct Level {
+        var changes: [(ModelChange, AnyObject?)] = []
+        var undo: [() -> Void] = []
+    }
+
+    let adapter: ObjectIdentifier
+    var levels: [Level] = []
+
+    init(adapter: ObjectIdentifier) { self.adapter = adapter }
+
+    private final class Stack { var contexts: [TransactionContext] = [] }
+    private static let stacks = ThreadLocal<Stack>()
+
+    /// The innermost open transaction on `adapter` on this thread.
+    static func current(for adapter: ObjectIdentifier) -> TransactionContext? {
+        guard let stack = stacks.value else { return nil }
+        return stack.contexts.last { $0.adapter == adapter }
+    }
+
+    /// Records a committed-if-the-transaction-commits change, or delivers it now when no
+    /// transaction is open. `undo` restores the record if the transaction rolls back.
+    package static func record(
+        _ change: ModelChange, instance: AnyObject?, adapter: any PersistenceAdapter, undo: (() -> Void)?
+    ) {
+        let suppressed = ModelNotifications.areSuppressed
+        guard let context = current(for: ObjectIdentifier(adapter)), !context.levels.isEmpty else {
+            if !suppressed { ModelNotifications.deliver(change, instance: instance) }
+            return
+        }
+        if !suppressed { context.levels[context.levels.count - 1].changes.append((change, instance)) }
+        if let undo { context.levels[context.levels.count - 1].undo.append(undo) }
+    }
+
+    /// Runs `body` as one transaction level of `adapter`.
+    static func run<R>(on adapter: any PersistenceAdapter, _ body: () throws -> R) throws -> R {
+        let key = ObjectIdentifier(adapter)
+        let stack = stacks.value ?? Stack()
+        stacks.value = stack
+        let context: TransactionContext
+        if let existing = current(for: key) {
+            context = existing
+        } else {
+            context = TransactionContext(adapter: key)
+            stack.contexts.append(context)
+        }
+        context.levels.append(Level())
+        func finish() -> Level {
+            let level = context.levels.removeLast()
+            if context.levels.isEmpty { stack.contexts.removeAll { $0 === context } }
+            return level
+        }
+        let result: R
+        do {
+            result = try adapter.withTransaction(body)
+        } catch {
+            let level = finish()
+            for undo in level.undo.reversed() { undo() }
+            throw error
+        }
+        let level = finish()
+        if context.levels.isEmpty {
+            for (change, instance) in level.changes { ModelNotifications.deliver(change, instance: instance) }
+        } else {
+            context.levels[context.levels.count - 1].changes += level.changes
+            context.levels[context.levels.count - 1].undo += level.undo
+        }
+        return result
+    }
+}
+
+extension PersistenceAdapter {
+    /// Runs `body` atomically on this store: every write inside commits together or not at
+    /// all. A nested call is a savepoint: throwing undoes exactly its own level.
+    ///
+    /// Change notifications for writes inside are delivered after the outermost level
+    /// commits, and none for work that rolled back; records saved or deleted in a level that
+    /// rolls back get their previous state back.
+    ///
+    /// ```swift
+    /// try store.transaction {
+    ///     try from.save()
+    ///     try to.save()        // if this throws, `from` is not saved either
+    /// }
+    /// ```
+    public func transaction<R>(_ body: () throws -> R) throws -> R {
+        try TransactionContext.run(on: self, body)
+    }
+}

@@ -1,0 +1,14 @@
+/// Options a column declaration can carry.
+///
+/// ```swift
+/// @Column(options: [.unique, .indexed]) var email: String = ""
+/// ```
+public struct ColumnOptions: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Values must be unique across the table (adapters create a unique index).
+    public static let unique = ColumnOptions(rawValue: 1 << 0)
+    /// Adapters keep an index on this column.
+    public static let indexed = ColumnOptions(rawValue: 1 << 1)
+}

@@ -1,0 +1,87 @@
+/// A model's schema: its table, columns, id and timestamp columns.
+///
+/// Built once per model type (on first use) and cached; adapters receive it with every
+/// call. Column 0 is always the id.
+///
+/// ```swift
+/// let schema = Task.schema
+/// schema.columns.map(\.name)          // ["id", "name", "long_name", "due_date", …]
+/// schema.column(named: "due_date")?.type   // .date
+/// ```
+public final class ModelSchema: Sendable, CustomStringConvertible {
+    /// The model's Swift type name (`"Task"`).
+    public let modelName: String
+    /// The table (or collection) name adapters store rows under.
+    public let tableName: String
+    /// All columns in row order; `columns[0]` is the id.
+    public let columns: [ColumnDefinition]
+    /// How new ids are made.
+    public let idGeneration: IDGeneration
+    /// The index of `created_at`, when declared and timestamps are on.
+    public let createdAtIndex: Int?
+    /// The index of `updated_at`, when declared and timestamps are on.
+    public let updatedAtIndex: Int?
+    /// Why this model cannot be persisted, if it cannot.
+    public let problem: SchemaError?
+
+    /// Declaration locations by row index (`-1` for the id).
+    @usableFromInline package let locations: [Int]
+    private let indexByName: [String: Int]
+
+    package init(
+        modelName: String, tableName: String, columns: [ColumnDefinition], idGeneration: IDGeneration,
+        locations: [Int], timestamps: Bool, problem: SchemaError?
+    ) {
+        self.modelName = modelName
+        self.tableName = tableName
+        self.columns = columns
+        self.idGeneration = idGeneration
+        self.locations = locations
+        var byName: [String: Int] = [:]
+        for column in columns where byName[column.name] == nil { byName[column.name] = column.index }
+        self.indexByName = byName
+        let created = byName["created_at"], updated = byName["updated_at"]
+        self.createdAtIndex = timestamps && created.map { columns[$0].type == .date } == true ? created : nil
+        self.updatedAtIndex = timestamps && updated.map { columns[$0].type == .date } == true ? updated : nil
+        self.problem = problem
+    }
+
+    /// The id column.
+    public var idColumn: ColumnDefinition { columns[0] }
+
+    /// The column with this stored name.
+    public func column(named name: String) -> ColumnDefinition? { indexByName[name].map { columns[$0] } }
+
+    /// The row index of the column with this stored name.
+    public func index(ofColumn name: String) -> Int? { indexByName[name] }
+
+    /// Throws ``problem`` if there is one; used before anything touches a store.
+    public func validate() throws(SchemaError) {
+        if let problem { throw problem }
+    }
+
+    /// The row index of the `@Column` declared at `location`.
+    ///
+    /// - Complexity: O(columns), a scan of integers (models rarely exceed a few dozen).
+    @inlinable package func slot(for location: Int) -> Int {
+        var k = 1
+        let count = locations.count
+        while k < count {
+            if locations[k] == location { return k }
+            k &+= 1
+        }
+        return -1
+    }
+
+    /// Values for a new record: id nil, each column's default (factories run now).
+    package func newRecordValues() -> [ModelValue] {
+        var values: [ModelValue] = []
+        values.reserveCapacity(columns.count)
+        for column in columns { values.append(column.defaultValue.makeValue()) }
+        return values
+    }
+
+    public var description: String {
+        "\(modelName) (\(tableName)): " + columns.map(\.description).joined(separator: ", ")
+    }
+}
