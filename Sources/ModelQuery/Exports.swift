@@ -1,1 +1,1 @@
-// placeholder
+@_exported import ModelCore

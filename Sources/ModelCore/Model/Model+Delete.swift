@@ -11,18 +11,18 @@ extension ModelProtocol {
     public func delete() throws -> Bool {
         let schema = schemaForRecord
         try schema.validate()
-        guard _isPersisted, let store = _home else {
+        guard __isPersisted, let store = __home else {
             throw ModelError(.notPersisted, model: schema.modelName, message: "delete() needs a saved record")
         }
         guard try beforeDelete() else { return false }
         let before = state
-        let id = _baseline[0]
+        let id = __baseline[0]
         guard try store.delete(id: id, from: schema) else {
             throw ModelError(.recordNotFound, model: schema.modelName, id: id, message: "the record is no longer stored")
         }
-        _isPersisted = false
+        __isPersisted = false
         let change = ModelChange(
-            action: .delete, schema: schema, modelType: ObjectIdentifier(Self.self), id: id, values: _baseline)
+            action: .delete, schema: schema, modelType: ObjectIdentifier(Self.self), id: id, values: __baseline)
         TransactionContext.record(change, instance: self, adapter: store) { [weak self] in self?.restore(before) }
         afterDelete()
         return true
@@ -37,7 +37,7 @@ extension ModelProtocol {
     public func destroy() throws -> Bool {
         let schema = schemaForRecord
         try schema.validate()
-        guard _isPersisted, let store = _home else {
+        guard __isPersisted, let store = __home else {
             throw ModelError(.notPersisted, model: schema.modelName, message: "destroy() needs a saved record")
         }
         guard try beforeDestroy() else { return false }

@@ -18,7 +18,7 @@ extension ModelProtocol {
         let schema = schemaForRecord
         var result: [String: ModelValue] = [:]
         result.reserveCapacity(schema.columns.count)
-        for column in schema.columns { result[column.name] = _values[column.index] }
+        for column in schema.columns { result[column.name] = __values[column.index] }
         return result
     }
 
@@ -30,7 +30,7 @@ extension ModelProtocol {
     ///
     /// - Throws: ``ModelError`` `.unknownColumn`.
     public subscript(column: String) -> ModelValue {
-        get throws(ModelError) { _values[try slot(named: column)] }
+        get throws(ModelError) { __values[try slot(named: column)] }
     }
 
     /// Assigns a value by column name, cast to the column's type (see `Docs/Casting.md`).

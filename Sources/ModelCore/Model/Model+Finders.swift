@@ -58,7 +58,7 @@ extension ModelProtocol {
             for record in records {
                 guard try record.destroy() else {
                     throw ModelError(
-                        .cancelled, model: schema.modelName, id: record._baseline[0],
+                        .cancelled, model: schema.modelName, id: record.__baseline[0],
                         message: "destroyAll() stopped: a before-hook declined; nothing was deleted")
                 }
             }

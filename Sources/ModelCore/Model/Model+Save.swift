@@ -32,26 +32,26 @@ extension ModelProtocol {
     /// Like ``save(to:)``, but a declining hook throws ``ModelError`` `.cancelled`.
     public func saveOrThrow(to adapter: (any PersistenceAdapter)? = nil) throws {
         if case .declined(let hook) = try performSave(adapter) {
-            throw ModelError(.cancelled, model: schemaForRecord.modelName, id: _values[0], message: "\(hook)() returned false")
+            throw ModelError(.cancelled, model: schemaForRecord.modelName, id: __values[0], message: "\(hook)() returned false")
         }
     }
 
     package func store(_ explicit: (any PersistenceAdapter)?) throws -> any PersistenceAdapter {
         if let explicit { return explicit }
-        if let home = _home { return home }
+        if let home = __home { return home }
         return try ModelStore.resolve(ObjectIdentifier(Self.self), modelName: schemaForRecord.modelName)
     }
 
     /// Puts back values, saved state and store as captured before a write.
     package func restore(_ state: RecordState) {
         _assignAll(state.values)
-        _baseline = state.baseline
-        _isPersisted = state.isPersisted
-        _home = state.home
+        __baseline = state.baseline
+        __isPersisted = state.isPersisted
+        __home = state.home
     }
 
     package var state: RecordState {
-        RecordState(values: _values, baseline: _baseline, isPersisted: _isPersisted, home: _home)
+        RecordState(values: __values, baseline: __baseline, isPersisted: __isPersisted, home: __home)
     }
 
     package func performSave(_ adapter: (any PersistenceAdapter)?) throws -> WriteOutcome {
@@ -59,7 +59,7 @@ extension ModelProtocol {
         try schema.validate()
         let store = try store(adapter)
         let before = state
-        let isNew = !_isPersisted
+        let isNew = !__isPersisted
         do {
             guard try beforeSave() else { restore(before); return .declined(hook: "beforeSave") }
             if isNew {
@@ -85,10 +85,10 @@ extension ModelProtocol {
         let before = state
         if schema.createdAtIndex != nil || schema.updatedAtIndex != nil {
             let now = ModelValue.date(ModelClock.now())
-            if let k = schema.createdAtIndex, _values[k].isNull { _assign(now, at: k) }
+            if let k = schema.createdAtIndex, __values[k].isNull { _assign(now, at: k) }
             if let k = schema.updatedAtIndex { _assign(now, at: k) }
         }
-        if _values[0].isNull {
+        if __values[0].isNull {
             switch schema.idGeneration {
             case .autoIncrement: break
             case .uuid: _assign(.uuid(UUID()), at: 0)
@@ -98,35 +98,35 @@ extension ModelProtocol {
                     message: "\(schema.modelName) uses \(IDValue.self) ids, which the caller must set before the first save")
             }
         }
-        let id = try store.insert(_values, into: schema)
+        let id = try store.insert(__values, into: schema)
         _assign(id, at: 0)
-        _baseline = _values
-        _isPersisted = true
-        _home = store
+        __baseline = __values
+        __isPersisted = true
+        __home = store
         let change = ModelChange(
-            action: .insert, schema: schema, modelType: ObjectIdentifier(Self.self), id: id, values: _values)
+            action: .insert, schema: schema, modelType: ObjectIdentifier(Self.self), id: id, values: __values)
         TransactionContext.record(change, instance: self, adapter: store) { [weak self] in self?.restore(before) }
     }
 
     private func update(in store: any PersistenceAdapter, schema: ModelSchema) throws {
-        guard _values[0] == _baseline[0] else {
+        guard __values[0] == __baseline[0] else {
             throw ModelError(
-                .idChanged, model: schema.modelName, id: _baseline[0],
-                message: "the id of a stored record cannot change (was \(_baseline[0]), now \(_values[0]))")
+                .idChanged, model: schema.modelName, id: __baseline[0],
+                message: "the id of a stored record cannot change (was \(__baseline[0]), now \(__values[0]))")
         }
         var changed: [Int] = []
-        for k in 1..<_values.count where _values[k] != _baseline[k] { changed.append(k) }
+        for k in 1..<__values.count where __values[k] != __baseline[k] { changed.append(k) }
         guard !changed.isEmpty else { return }
         let before = state
         if let k = schema.updatedAtIndex {
             _assign(.date(ModelClock.now()), at: k)
             if !changed.contains(k) { changed.append(k) }
         }
-        try store.update(_values, changedColumns: changed, in: schema)
-        _baseline = _values
-        _home = store
+        try store.update(__values, changedColumns: changed, in: schema)
+        __baseline = __values
+        __home = store
         let change = ModelChange(
-            action: .update, schema: schema, modelType: ObjectIdentifier(Self.self), id: _values[0], values: _values,
+            action: .update, schema: schema, modelType: ObjectIdentifier(Self.self), id: __values[0], values: __values,
             changedColumns: changed.map { schema.columns[$0].name })
         TransactionContext.record(change, instance: self, adapter: store) { [weak self] in self?.restore(before) }
     }

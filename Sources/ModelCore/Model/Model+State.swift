@@ -5,6 +5,12 @@ public struct ColumnChange: Sendable, Equatable, CustomStringConvertible {
     /// The current value.
     public let new: ModelValue
 
+    /// Creates a change.
+    public init(old: ModelValue, new: ModelValue) {
+        self.old = old
+        self.new = new
+    }
+
     public var description: String { "\(old) → \(new)" }
 }
 
@@ -12,7 +18,7 @@ extension ModelProtocol {
     /// Whether the record has never been saved (or was deleted).
     public var isNew: Bool {
         _ = schemaForRecord
-        return !_isPersisted
+        return !__isPersisted
     }
 
     /// Whether any column differs from its saved (or initial) value.
@@ -21,15 +27,15 @@ extension ModelProtocol {
     /// assigning back the saved value makes it clean again.
     public var isDirty: Bool {
         _ = schemaForRecord
-        return _values != _baseline
+        return __values != __baseline
     }
 
     /// The columns that differ from their saved (or initial) value: name → old and new.
     public var changes: [String: ColumnChange] {
         let schema = schemaForRecord
         var result: [String: ColumnChange] = [:]
-        for k in _values.indices where _values[k] != _baseline[k] {
-            result[schema.columns[k].name] = ColumnChange(old: _baseline[k], new: _values[k])
+        for k in __values.indices where __values[k] != __baseline[k] {
+            result[schema.columns[k].name] = ColumnChange(old: __baseline[k], new: __values[k])
         }
         return result
     }
@@ -38,7 +44,7 @@ extension ModelProtocol {
     /// value). Observers are told about each column that changes.
     public func revert() {
         _ = schemaForRecord
-        _assignAll(_baseline)
+        _assignAll(__baseline)
     }
 
     /// Replaces the values with the stored row.
@@ -48,13 +54,13 @@ extension ModelProtocol {
     public func reload() throws {
         let schema = schemaForRecord
         try schema.validate()
-        guard _isPersisted, let store = _home else {
+        guard __isPersisted, let store = __home else {
             throw ModelError(.notPersisted, model: schema.modelName, message: "reload() needs a saved record")
         }
-        guard let row = try store.find(id: _baseline[0], in: schema) else {
-            throw ModelError(.recordNotFound, model: schema.modelName, id: _baseline[0], message: "the record is no longer stored")
+        guard let row = try store.find(id: __baseline[0], in: schema) else {
+            throw ModelError(.recordNotFound, model: schema.modelName, id: __baseline[0], message: "the record is no longer stored")
         }
         _assignAll(row)
-        _baseline = row
+        __baseline = row
     }
 }

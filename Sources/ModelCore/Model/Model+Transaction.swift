@@ -16,7 +16,7 @@ extension ModelProtocol {
     public func transaction<R>(_ body: () throws -> R) rethrows -> R {
         _ = schemaForRecord
         let extras = self.extras
-        extras.snapshots.append(_values)
+        extras.snapshots.append(__values)
         do {
             let result = try body()
             extras.snapshots.removeLast()
@@ -32,7 +32,7 @@ extension ModelProtocol {
     ///
     /// - Throws: ``ModelError`` `.noTransaction` outside a transaction block.
     public func rollback() throws {
-        guard let snapshot = _extras?.snapshots.last else {
+        guard let snapshot = __extras?.snapshots.last else {
             throw ModelError(
                 .noTransaction, model: schemaForRecord.modelName, message: "rollback() called outside transaction {}")
         }

@@ -98,7 +98,7 @@ extension ModelProtocol {
         get {
             let schema = schemaForRecord
             _ = schema
-            return IDValue?(modelValue: _values[0]) ?? nil
+            return IDValue?(modelValue: __values[0]) ?? nil
         }
         set { _ = schemaForRecord; _assign(newValue.modelValue, at: 0) }
     }

@@ -11,17 +11,17 @@
 /// domains, pass ids or ``ModelChange`` values (which are `Sendable`) and fetch again.
 open class ModelObject {
     /// The current values in schema order (empty until the schema is attached).
-    @usableFromInline package final var _values: [ModelValue] = []
+    @usableFromInline package final var __values: [ModelValue] = []
     /// The schema, attached on first use.
-    @usableFromInline package final var _schema: ModelSchema?
+    @usableFromInline package final var __schema: ModelSchema?
     /// Values as last saved or loaded; for a new record, as first initialised.
-    package final var _baseline: [ModelValue] = []
+    package final var __baseline: [ModelValue] = []
     /// Whether the record exists in a store.
-    package final var _isPersisted = false
+    package final var __isPersisted = false
     /// The adapter the record was loaded from or saved to.
-    package final var _home: (any PersistenceAdapter)?
+    package final var __home: (any PersistenceAdapter)?
     /// Observers, bindings and record-transaction snapshots, allocated on first use.
-    @usableFromInline package final var _extras: RecordExtras?
+    @usableFromInline package final var __extras: RecordExtras?
 
     /// Models inherit this initialiser; declare `init() {}` in the model.
     public init(_modelObject: Void = ()) {}
@@ -29,15 +29,15 @@ open class ModelObject {
     // MARK: Typed access (the @Column hot path)
 
     @inlinable package final func _read<T: ColumnValue>(_ location: Int, as type: T.Type) -> T {
-        let schema = _schema ?? _attachSchema()
+        let schema = __schema ?? _attachSchema()
         let slot = schema.slot(for: location)
-        if _extras != nil { _noteRead(slot) }
-        if slot > 0, let value = T(modelValue: _values[slot]) { return value }
+        if __extras != nil { _noteRead(slot) }
+        if slot > 0, let value = T(modelValue: __values[slot]) { return value }
         return _recover(slot, as: T.self)
     }
 
     @inlinable package final func _write(_ value: ModelValue, location: Int) {
-        let schema = _schema ?? _attachSchema()
+        let schema = __schema ?? _attachSchema()
         let slot = schema.slot(for: location)
         if slot > 0 { _assign(value, at: slot) }
     }
@@ -45,30 +45,30 @@ open class ModelObject {
     /// Looks the schema up (once per record) and fills new-record defaults.
     @usableFromInline package final func _attachSchema() -> ModelSchema {
         let schema = SchemaRegistry.schema(forObject: self)
-        _schema = schema
-        if _values.isEmpty {
-            _values = schema.newRecordValues()
-            _baseline = _values
+        __schema = schema
+        if __values.isEmpty {
+            __values = schema.newRecordValues()
+            __baseline = __values
         }
         return schema
     }
 
     /// Stores an already-cast value, notifying observers; equal values change nothing.
     @usableFromInline package final func _assign(_ value: ModelValue, at slot: Int) {
-        let old = _values[slot]
+        let old = __values[slot]
         if old == value { return }
-        _values[slot] = value
-        if let extras = _extras { extras.didChange(self, slot: slot, old: old, new: value) }
+        __values[slot] = value
+        if let extras = __extras { extras.didChange(self, slot: slot, old: old, new: value) }
     }
 
     @usableFromInline package final func _noteRead(_ slot: Int) {
-        _extras?.probe?.append(slot)
+        __extras?.probe?.append(slot)
     }
 
     /// A stored value that does not decode as the property's type can only come from a
     /// bug in an adapter; fall back to the column's default rather than crash in release.
     @usableFromInline package final func _recover<T: ColumnValue>(_ slot: Int, as type: T.Type) -> T {
-        let schema = _schema ?? _attachSchema()
+        let schema = __schema ?? _attachSchema()
         assertionFailure("\(schema.modelName): stored value at column \(slot) is not a \(T.self)")
         if slot > 0, let value = T(modelValue: schema.columns[slot].defaultValue.makeValue()) { return value }
         if let value = T(modelValue: .null) { return value }
@@ -76,14 +76,14 @@ open class ModelObject {
     }
 
     /// The attached schema (attaching it if needed).
-    package final var schemaForRecord: ModelSchema { _schema ?? _attachSchema() }
+    package final var schemaForRecord: ModelSchema { __schema ?? _attachSchema() }
 
     /// Replaces the whole state with a row read from `adapter`.
     package final func _load(_ row: [ModelValue], schema: ModelSchema, from adapter: any PersistenceAdapter) {
-        _schema = schema
-        _values = row
-        _baseline = row
-        _isPersisted = true
-        _home = adapter
+        __schema = schema
+        __values = row
+        __baseline = row
+        __isPersisted = true
+        __home = adapter
     }
 }

@@ -23,18 +23,18 @@
 
 extension ModelObject {
     package final var extras: RecordExtras {
-        if let extras = _extras { return extras }
+        if let extras = __extras { return extras }
         let extras = RecordExtras()
-        _extras = extras
+        __extras = extras
         return extras
     }
 
     /// Assigns a whole row, notifying observers of each column that changes.
     package final func _assignAll(_ values: [ModelValue]) {
-        guard let extras = _extras, !extras.observers.isEmpty else {
-            _values = values
+        guard let extras = __extras, !extras.observers.isEmpty else {
+            __values = values
             return
         }
-        for slot in values.indices where _values[slot] != values[slot] { _assign(values[slot], at: slot) }
+        for slot in values.indices where __values[slot] != values[slot] { _assign(values[slot], at: slot) }
     }
 }

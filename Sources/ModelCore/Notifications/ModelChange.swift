@@ -55,10 +55,10 @@ public struct ModelChange: Sendable, CustomStringConvertible {
     public func record<M: Model>(as type: M.Type) -> M? {
         guard isAbout(type), !values.isEmpty else { return nil }
         let record = M()
-        record._schema = schema
-        record._values = values
-        record._baseline = values
-        record._isPersisted = action != .delete
+        record.__schema = schema
+        record.__values = values
+        record.__baseline = values
+        record.__isPersisted = action != .delete
         return record
     }
 

@@ -1,0 +1,54 @@
+// QuickStart: declare a model, save, change, query and observe records.
+// Run with `swift run QuickStart`.
+import ArrayAdapter
+import Foundation
+
+final class Task: Model {
+    @Column var name: String = ""
+    @Column var longName: String?
+    @Column(default: "2012-09-15") var dueDate: Date?
+    @Column var priority: Int = 0
+    @Column var tags: [String] = []
+    @Column var createdAt: Date?
+    @Column var updatedAt: Date?
+    init() {}
+
+    func beforeSave() throws -> Bool {
+        name = name.trimmingCharacters(in: .whitespaces)
+        return !name.isEmpty
+    }
+}
+
+@main
+struct QuickStart {
+    static func main() throws {
+        let store = ArrayAdapter()
+        ModelStore.setDefault(store)
+
+        print("Schema:", Task.schema)
+
+        let task = try Task(["name": "  walk the dog ", "priority": "2", "tags": ["outdoor"]])
+        try task.save()
+        print("Saved", task.name, "with id", task.id.map(String.init) ?? "nil", "due", task.dueDate.map { "\($0)" } ?? "-")
+
+        let watch = try task.observe(\.priority) { old, new in print("priority \(old) → \(new)") }
+        task.priority = 5
+        print("Dirty:", task.isDirty, "changes:", task.changes)
+        try task.save()
+        watch.cancel()
+
+        try store.transaction {
+            try Task.create(["name": "buy milk"])
+            try Task.create(["name": "call mum", "due_date": "2012-09-19T09:30:00Z"])
+        }
+        print("Count:", try Task.count())
+        for task in try Task.all() { print(" -", task.id ?? 0, task.name, task.dueDate.map { "\($0)" } ?? "-") }
+
+        do {
+            try task.set("priority", to: "high")
+        } catch {
+            print("Cast error:", error)
+        }
+        print("Deleted", try Task.deleteAll(), "tasks")
+    }
+}

@@ -1,0 +1,199 @@
+/// An in-memory store: rows in insertion order, an O(1) id index per model, undo-journal
+/// transactions with savepoints, safe to share between threads.
+///
+/// ```swift
+/// import ArrayAdapter
+///
+/// let store = ArrayAdapter()
+/// ModelStore.setDefault(store)
+/// try Task(["name": "walk"]).save()
+/// try store.reset()          // empty it (tests, fixtures)
+/// ```
+///
+/// ## Threading
+/// Every call takes one recursive lock; a transaction holds it from start to end, so other
+/// threads wait (reads included) until it commits or rolls back: transactions are
+/// serialisable and never see each other's uncommitted rows.
+///
+/// ## Transactions
+/// Each level records an undo journal of what it changed, so opening a level is O(1) and
+/// rolling back costs O(changes), however large the store.
+public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
+    // @unchecked Sendable: `tables` and `journal` are only read or written while holding
+    // `lock`.
+    private let lock = RecursiveLock()
+    private var tables: [String: ArrayTable] = [:]
+    private var journal: [[Undo]] = []
+
+    private enum Undo {
+        case inserted(table: String, id: ModelValue, previousNextID: Int64)
+        case updated(table: String, slot: Int, old: [ModelValue])
+        case deleted(table: String, slot: Int, row: [ModelValue])
+
+        var table: String {
+            switch self {
+            case .inserted(let table, _, _), .updated(let table, _, _), .deleted(let table, _, _): table
+            }
+        }
+    }
+
+    /// Creates an empty store.
+    public init() {}
+
+    /// Removes every row of every model.
+    ///
+    /// - Throws: ``StoreError`` `.invalidRequest` inside a transaction.
+    public func reset() throws {
+        try lock.withLock {
+            guard journal.isEmpty else {
+                throw StoreError(.invalidRequest, table: "*", message: "reset() inside a transaction")
+            }
+            tables.removeAll()
+        }
+    }
+
+    public func prepare(_ schema: ModelSchema) throws {
+        try lock.withLock { _ = try tableName(for: schema) }
+    }
+
+    public func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue {
+        try lock.withLock {
+            let name = try tableName(for: schema)
+            try checkShape(row, schema)
+            var row = row
+            let previousNextID = tables[name]!.nextID
+            if row[0].isNull {
+                guard schema.idGeneration == .autoIncrement else {
+                    throw StoreError(.invalidRequest, table: name, message: "insert without an id")
+                }
+                row[0] = .int(previousNextID)
+            }
+            if tables[name]!.slot(of: row[0]) != nil {
+                throw StoreError(.duplicateID, table: name, id: row[0], message: "a row with this id already exists")
+            }
+            if case .int(let id) = row[0], id >= previousNextID {
+                tables[name]!.nextID = id == .max ? id : id + 1
+            }
+            _ = tables[name]!.append(row)
+            if !journal.isEmpty { journal[journal.count - 1].append(.inserted(table: name, id: row[0], previousNextID: previousNextID)) }
+            return row[0]
+        }
+    }
+
+    public func update(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws {
+        try lock.withLock {
+            let name = try tableName(for: schema)
+            try checkShape(row, schema)
+            guard let slot = tables[name]!.slot(of: row[0]), let old = tables[name]!.row(at: slot) else {
+                throw StoreError(.notFound, table: name, id: row[0], message: "no row with this id to update")
+            }
+            tables[name]!.replace(at: slot, with: row)
+            if !journal.isEmpty { journal[journal.count - 1].append(.updated(table: name, slot: slot, old: old)) }
+        }
+    }
+
+    public func delete(id: ModelValue, from schema: ModelSchema) throws -> Bool {
+        try lock.withLock {
+            let name = try tableName(for: schema)
+            guard let (slot, row) = tables[name]!.remove(id: id) else { return false }
+            if journal.isEmpty {
+                tables[name]!.compactIfWorthIt()
+            } else {
+                journal[journal.count - 1].append(.deleted(table: name, slot: slot, row: row))
+            }
+            return true
+        }
+    }
+
+    public func find(id: ModelValue, in schema: ModelSchema) throws -> [ModelValue]? {
+        try lock.withLock {
+            let name = try tableName(for: schema)
+            return tables[name]!.slot(of: id).flatMap { tables[name]!.row(at: $0) }
+        }
+    }
+
+    public func fetch(_ query: StoreQuery) throws -> [[ModelValue]] {
+        try lock.withLock {
+            let table = tables[try tableName(for: query.schema)]!
+            return QueryEngine.run(query, over: table.rows)
+        }
+    }
+
+    public func count(_ query: StoreQuery) throws -> Int {
+        try lock.withLock {
+            let table = tables[try tableName(for: query.schema)]!
+            if query.predicate == nil, query.offset == 0, query.limit == nil { return table.live }
+            return QueryEngine.count(query, over: table.rows)
+        }
+    }
+
+    public func delete(_ query: StoreQuery) throws -> Int {
+        try lock.withLock {
+            let name = try tableName(for: query.schema)
+            let ids = QueryEngine.run(query, over: tables[name]!.rows).map { $0[0] }
+            for id in ids { _ = try delete(id: id, from: query.schema) }
+            return ids.count
+        }
+    }
+
+    public func withTransaction<R>(_ body: () throws -> R) throws -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        journal.append([])
+        let result: R
+        do {
+            result = try body()
+        } catch {
+            rollBack(journal.removeLast())
+            throw error
+        }
+        let committed = journal.removeLast()
+        if !journal.isEmpty {
+            journal[journal.count - 1] += committed
+        } else {
+            for name in Set(committed.map(\.table)) { tables[name]?.compactIfWorthIt() }
+        }
+        return result
+    }
+
+    // MARK: - Internals (call with the lock held)
+
+    private func rollBack(_ entries: [Undo]) {
+        for entry in entries.reversed() {
+            switch entry {
+            case .inserted(let name, let id, let previousNextID):
+                tables[name]!.removeLast(id: id)
+                tables[name]!.nextID = previousNextID
+            case .updated(let name, let slot, let old):
+                tables[name]!.replace(at: slot, with: old)
+            case .deleted(let name, let slot, let row):
+                tables[name]!.restore(row, at: slot)
+            }
+        }
+    }
+
+    /// The table for a schema, created on first use; a different model claiming the same
+    /// table name is refused.
+    private func tableName(for schema: ModelSchema) throws -> String {
+        let name = schema.tableName
+        if let table = tables[name] {
+            guard table.schema === schema || table.schema.columns.map(\.name) == schema.columns.map(\.name) else {
+                throw StoreError(
+                    .invalidRequest, table: name,
+                    message: "table already holds \(table.schema.modelName) rows; \(schema.modelName) needs its own tableName")
+            }
+            return name
+        }
+        try schema.validate()
+        tables[name] = ArrayTable(schema: schema)
+        return name
+    }
+
+    private func checkShape(_ row: [ModelValue], _ schema: ModelSchema) throws {
+        guard row.count == schema.columns.count else {
+            throw StoreError(
+                .invalidRequest, table: schema.tableName,
+                message: "row has \(row.count) values for \(schema.columns.count) columns")
+        }
+    }
+}

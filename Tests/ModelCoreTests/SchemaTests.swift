@@ -1,0 +1,148 @@
+import ArrayAdapter
+import ModelCore
+import Foundation
+import Testing
+
+final class Reserved: Model {
+    @Column var description: String = ""
+    init() {}
+}
+
+final class Clash: Model {
+    @Column var fooBar: String = ""
+    @Column("foo_bar") var other: String = ""
+    init() {}
+}
+
+final class BadDefault: Model {
+    @Column(default: "soon") var due: Date?
+    init() {}
+}
+
+final class DeclaresID: Model {
+    var id: String = ""  // shadows the framework's id
+    @Column var name: String = ""
+    init() {}
+}
+
+final class BadName: Model {
+    @Column("two words") var name: String = ""
+    init() {}
+}
+
+final class BadTimestamp: Model {
+    @Column var createdAt: String = ""
+    init() {}
+}
+
+final class NoTimestamps: Model {
+    static var recordsTimestamps: Bool { false }
+    static var tableName: String { "legacy_items" }
+    @Column var createdAt: String = ""
+    init() {}
+}
+
+final class ReadsInInit: Model {
+    @Column var name: String = "x"
+    @Column var upper: String = ""
+    init() {
+        super.init()
+        upper = name.uppercased()
+    }
+}
+
+@Suite("Schema")
+struct SchemaTests {
+    @Test func derivedOnceWithSnakeCaseNamesTypesAndOptions() throws {
+        let schema = Task.schema
+        #expect(schema === Task.schema)  // cached per type
+        #expect(schema.modelName == "Task")
+        #expect(schema.tableName == "task")
+        #expect(schema.columns.map(\.name) == ["id", "name", "long_name", "due_date", "priority", "done", "created_at", "updated_at"])
+        #expect(Task.column(named: "long_name")?.propertyName == "longName")
+        #expect(Task.column(named: "long_name")?.type == .string)
+        #expect(Task.column(named: "long_name")?.isOptional == true)
+        #expect(Task.column(named: "priority")?.isOptional == false)
+        #expect(Task.column(named: "nope") == nil)
+        #expect(schema.createdAtIndex == 6)
+        #expect(schema.updatedAtIndex == 7)
+        #expect(schema.idColumn.type == .int)
+        #expect(schema.problem == nil)
+    }
+
+    @Test func everyColumnType() {
+        let types = Everything.columns.dropFirst().map { "\($0.name):\($0.castTarget)" }
+        #expect(
+            types == [
+                "string:string", "text:string?", "bool:bool", "int:int", "int64:int", "int32:int", "double:double",
+                "float:double", "date:date", "data:data", "uuid:uuid?", "tags:array<string>", "values:array",
+                "settings:dictionary", "scores:dictionary<int>?",
+            ])
+    }
+
+    @Test func declaredDefaultIsCastAtDeclaration() throws {
+        guard case .literal(let value) = Task.column(named: "due_date")?.defaultValue else {
+            Issue.record("expected a literal default")
+            return
+        }
+        #expect(value == .date(Date(timeIntervalSince1970: 1_347_667_200)))
+    }
+
+    @Test func idTypes() {
+        #expect(Device.schema.idColumn.type == .uuid)
+        #expect(Device.schema.idGeneration == .uuid)
+        #expect(Country.schema.idColumn.type == .string)
+        #expect(Country.schema.idGeneration == .provided)
+        #expect(Task.schema.idGeneration == .autoIncrement)
+    }
+
+    @Test(arguments: [
+        (Reserved.schema, SchemaError.Kind.reservedName, "description"),
+        (Clash.schema, .duplicateName, "foo_bar"),
+        (BadDefault.schema, .invalidDefault, "due"),
+        (DeclaresID.schema, .declaredID, "id"),
+        (BadName.schema, .invalidName, "two words"),
+        (BadTimestamp.schema, .invalidTimestampType, "created_at"),
+    ])
+    func invalidDeclarationsAreRejected(schema: ModelSchema, kind: SchemaError.Kind, column: String) throws {
+        let problem = try #require(schema.problem)
+        #expect(problem.kind == kind)
+        #expect(problem.column == column)
+        #expect(problem.model == schema.modelName)
+        #expect(!problem.description.isEmpty)
+    }
+
+    @Test func invalidSchemaRefusesToTouchTheStore() throws {
+        try withStore { (store: ArrayAdapter) throws in
+            let record = Reserved()
+            record.description = "still usable in memory"
+            #expect(record.description == "still usable in memory")
+            #expect(throws: SchemaError.self) { try record.save() }
+            #expect(throws: SchemaError.self) { try Reserved.all() }
+            #expect(throws: SchemaError.self) { try store.prepare(Reserved.schema) }
+        }
+    }
+
+    @Test func timestampsOptOutAndCustomTableName() {
+        #expect(NoTimestamps.schema.problem == nil)
+        #expect(NoTimestamps.schema.createdAtIndex == nil)
+        #expect(NoTimestamps.schema.tableName == "legacy_items")
+    }
+
+    @Test func modelMayReadItsPropertiesInInit() throws {
+        let record = ReadsInInit()
+        #expect(record.upper == "X")
+        #expect(ReadsInInit.schema.problem == nil)
+        #expect(ReadsInInit.columns.map(\.name) == ["id", "name", "upper"])
+    }
+
+    @Test func snakeCase() {
+        #expect(snake("longName") == "long_name")
+        #expect(snake("userID") == "user_id")
+        #expect(snake("URLString") == "url_string")
+        #expect(snake("name") == "name")
+        #expect(snake("line2Text") == "line2_text")
+    }
+
+    func snake(_ s: String) -> String { snakeCased(s) }
+}

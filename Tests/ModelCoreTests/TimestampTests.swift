@@ -1,0 +1,63 @@
+import ArrayAdapter
+import Foundation
+import Testing
+
+@Suite("Timestamps")
+struct TimestampTests {
+    @Test func createdOnFirstSaveUpdatedOnEverySave() throws {
+        let clock = TestClock()
+        try withStore { (_: ArrayAdapter) throws in
+            try ModelClock.using(clock.read) {
+                let t0 = clock.read()
+                let task = Task(name: "a")
+                try task.save()
+                #expect(task.createdAt == t0)
+                #expect(task.updatedAt == t0)
+                clock.advance(60)
+                task.name = "b"
+                try task.save()
+                #expect(task.createdAt == t0)
+                #expect(task.updatedAt == t0 + 60)
+                let stored = try #require(try stored(task))
+                #expect(stored.updatedAt == t0 + 60)
+                #expect(stored.createdAt == t0)
+            }
+        }
+    }
+
+    @Test func unchangedSaveDoesNotTouchUpdatedAt() throws {
+        let clock = TestClock()
+        try withStore { (_: ArrayAdapter) throws in
+            try ModelClock.using(clock.read) {
+                let task = Task(name: "a")
+                try task.save()
+                clock.advance(5)
+                try task.save()
+                #expect(task.updatedAt == task.createdAt)
+            }
+        }
+    }
+
+    @Test func callerSuppliedCreatedAtIsKept() throws {
+        let clock = TestClock()
+        try withStore { (_: ArrayAdapter) throws in
+            try ModelClock.using(clock.read) {
+                let task = Task(name: "a")
+                let past = Date(timeIntervalSince1970: 1)
+                task.createdAt = past
+                try task.save()
+                #expect(task.createdAt == past)
+                #expect(task.updatedAt == clock.read())
+            }
+        }
+    }
+
+    @Test func modelCanOptOut() throws {
+        try withStore { (_: ArrayAdapter) throws in
+            let item = NoTimestamps()
+            item.createdAt = "hand-written"
+            try item.save()
+            #expect(item.createdAt == "hand-written")
+        }
+    }
+}
