@@ -18,6 +18,8 @@ extension ModelValue {
         case (.bool(let a), .bool(let b)): return Self.order(a ? 1 : 0, b ? 1 : 0)
         case (.bool(let a), .int(let b)): return Self.order(a ? 1 : 0, b)
         case (.int(let a), .bool(let b)): return Self.order(a, b ? 1 : 0)
+        case (.bool(let a), .double(let b)): return Self.compare(int: a ? 1 : 0, double: b)
+        case (.double(let a), .bool(let b)): return Self.compare(int: b ? 1 : 0, double: a).map(Self.flip)
         case (.string(let a), .string(let b)): return Self.compareBinary(a, b)
         case (.date(let a), .date(let b)): return Self.order(a.timeIntervalSince1970, b.timeIntervalSince1970)
         case (.uuid(let a), .uuid(let b)): return Self.compareBinary(a.uuidString, b.uuidString)

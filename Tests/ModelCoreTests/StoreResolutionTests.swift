@@ -1,0 +1,70 @@
+import ArrayAdapter
+import Foundation
+import Testing
+
+final class Scoped: Model {
+    @Column var name: String = ""
+    init() {}
+}
+
+final class Routed: Model {
+    @Column var name: String = ""
+    init() {}
+}
+
+@Suite("Store resolution", .serialized)
+struct StoreResolutionTests {
+    @Test func perCallBeatsScopeBeatsPerTypeBeatsDefault() throws {
+        let global = ArrayAdapter(), perType = ArrayAdapter(), scoped = ArrayAdapter(), explicit = ArrayAdapter()
+        ModelStore.setDefault(global)
+        ModelStore.setAdapter(perType, for: Routed.self)
+        defer {
+            ModelStore.setDefault(nil)
+            ModelStore.setAdapter(nil, for: Routed.self)
+        }
+        try Scoped().save()
+        try Routed().save()
+        #expect(try Scoped.count(in: global) == 1)
+        #expect(try Routed.count(in: perType) == 1)
+        try ModelStore.using(scoped) {
+            try Routed().save()
+            try Scoped().save(to: explicit)
+        }
+        #expect(try Routed.count(in: scoped) == 1)
+        #expect(try Scoped.count(in: explicit) == 1)
+        #expect(try Routed.count(in: perType) == 1)
+    }
+
+    @Test func recordsRememberTheirStore() throws {
+        let a = ArrayAdapter(), b = ArrayAdapter()
+        let record = Scoped()
+        try ModelStore.using(a) { try record.save() }
+        try ModelStore.using(b) {
+            record.name = "changed"
+            try record.save()  // goes back to `a`
+            #expect(try Scoped.count() == 0)
+        }
+        #expect(try Scoped.find(1, in: a)?.name == "changed")
+    }
+
+    @Test func noStoreIsATypedError() throws {
+        let error = #expect(throws: ModelError.self) { try Scoped().save() }
+        #expect(error?.kind == .noStore)
+    }
+
+    @Test func scopesAreTaskLocal() async throws {
+        let a = ArrayAdapter(), b = ArrayAdapter()
+        async let first: Void = ModelStore.using(a) { try await Self.insert(3) }
+        async let second: Void = ModelStore.using(b) { try await Self.insert(5) }
+        _ = try await (first, second)
+        #expect(try Scoped.count(in: a) == 3)
+        #expect(try Scoped.count(in: b) == 5)
+    }
+
+    static func insert(_ n: Int) async throws {
+        for _ in 0..<n {
+            try Scoped().save()
+            await Swift.Task.yield()
+        }
+    }
+}

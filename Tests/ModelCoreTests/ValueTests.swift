@@ -1,0 +1,51 @@
+import ArrayAdapter
+import Foundation
+import Testing
+
+@Suite("Values")
+struct ValueTests {
+    @Test(arguments: [
+        "[]", "{}", "[1,-2,3.5,true,false,null,\"x\"]", "{\"a\":{\"b\":[1,{\"c\":\"\\\"q\\\"\"}]}}",
+        "[\"tab\\tnew\\nline\\u0001\"]", "[9223372036854775807,-9223372036854775808]", "[1e+20]",
+    ])
+    func jsonRoundTrips(text: String) throws {
+        let value = try ModelJSON.parse(text)
+        #expect(try ModelJSON.parse(ModelJSON.serialize(value)) == value)
+    }
+
+    @Test func jsonKeepsIntegersAndDoublesApart() throws {
+        #expect(try ModelJSON.parse("[1, 1.0, 1e2, \"\\ud83d\\ude00\"]") == [1, 1.0, 100.0, "😀"])
+    }
+
+    @Test(arguments: ["", "[", "[1,]", "{\"a\" 1}", "01", "[\"\\x\"]", "nul", "[1] 2", "\"\\ud83d\""])
+    func malformedJSONIsRejected(text: String) {
+        #expect(throws: ModelJSON.SyntaxError.self) { try ModelJSON.parse(text) }
+    }
+
+    @Test func deepNestingIsRejectedNotACrash() {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(throws: ModelJSON.SyntaxError.self) { try ModelJSON.parse(deep) }
+    }
+
+    @Test func comparisonAcrossNumericKinds() {
+        #expect(ModelValue.int(2).compare(to: .double(2.0)) == .orderedSame)
+        #expect(ModelValue.int(2).compare(to: .double(2.5)) == .orderedAscending)
+        #expect(ModelValue.double(-0.5).compare(to: .int(0)) == .orderedAscending)
+        #expect(ModelValue.int(.max).compare(to: .double(9.3e18)) == .orderedAscending)
+        #expect(ModelValue.int(.max).compare(to: .double(9.223372036854775807e18)) == .orderedAscending)
+        #expect(ModelValue.string("a").compare(to: .int(1)) == nil)
+        #expect(ModelValue.null.compare(to: .null) == nil)
+    }
+
+    @Test func sortOrderIsTotal() {
+        let values: [ModelValue] = ["b", 2, nil, .date(Date(timeIntervalSince1970: 0)), 1.5, "B", true, [1]]
+        let sorted = values.sorted { $0.sortCompare(to: $1) == .orderedAscending }
+        #expect(sorted == [nil, true, 1.5, 2, "B", "b", .date(Date(timeIntervalSince1970: 0)), [1]])
+    }
+
+    @Test func datesFormatWithUpToMicroseconds() {
+        #expect(DateCodec.iso8601String(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
+        #expect(DateCodec.iso8601String(Date(timeIntervalSince1970: -1.5)) == "1969-12-31T23:59:58.5Z".replacingOccurrences(of: ".5Z", with: ".500Z"))
+        #expect(DateCodec.iso8601String(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00Z")
+    }
+}
