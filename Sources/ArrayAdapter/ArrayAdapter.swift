@@ -23,14 +23,16 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
     // `lock`.
     private let lock = RecursiveLock()
     private var tables: [String: ArrayTable] = [:]
+    private var bySchema: [ObjectIdentifier: ArrayTable] = [:]
+    private var lastTable: ArrayTable?
     private var journal: [[Undo]] = []
 
     private enum Undo {
-        case inserted(table: String, id: ModelValue, previousNextID: Int64)
-        case updated(table: String, slot: Int, old: [ModelValue])
-        case deleted(table: String, slot: Int, row: [ModelValue])
+        case inserted(table: ArrayTable, id: ModelValue, previousNextID: Int64)
+        case updated(table: ArrayTable, slot: Int, old: [ModelValue])
+        case deleted(table: ArrayTable, slot: Int, row: [ModelValue])
 
-        var table: String {
+        var table: ArrayTable {
             switch self {
             case .inserted(let table, _, _), .updated(let table, _, _), .deleted(let table, _, _): table
             }
@@ -49,57 +51,59 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
                 throw StoreError(.invalidRequest, table: "*", message: "reset() inside a transaction")
             }
             tables.removeAll()
+            bySchema.removeAll()
+            lastTable = nil
         }
     }
 
     public func prepare(_ schema: ModelSchema) throws {
-        try lock.withLock { _ = try tableName(for: schema) }
+        try lock.withLock { _ = try table(for: schema) }
     }
 
     public func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue {
         try lock.withLock {
-            let name = try tableName(for: schema)
+            let table = try table(for: schema)
             try checkShape(row, schema)
             var row = row
-            let previousNextID = tables[name]!.nextID
+            let previousNextID = table.nextID
             if row[0].isNull {
                 guard schema.idGeneration == .autoIncrement else {
-                    throw StoreError(.invalidRequest, table: name, message: "insert without an id")
+                    throw StoreError(.invalidRequest, table: schema.tableName, message: "insert without an id")
                 }
                 row[0] = .int(previousNextID)
             }
-            if tables[name]!.slot(of: row[0]) != nil {
-                throw StoreError(.duplicateID, table: name, id: row[0], message: "a row with this id already exists")
+            if table.slot(of: row[0]) != nil {
+                throw StoreError(.duplicateID, table: schema.tableName, id: row[0], message: "a row with this id already exists")
             }
             if case .int(let id) = row[0], id >= previousNextID {
-                tables[name]!.nextID = id == .max ? id : id + 1
+                table.nextID = id == .max ? id : id + 1
             }
-            _ = tables[name]!.append(row)
-            if !journal.isEmpty { journal[journal.count - 1].append(.inserted(table: name, id: row[0], previousNextID: previousNextID)) }
+            _ = table.append(row)
+            if !journal.isEmpty { journal[journal.count - 1].append(.inserted(table: table, id: row[0], previousNextID: previousNextID)) }
             return row[0]
         }
     }
 
     public func update(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws {
         try lock.withLock {
-            let name = try tableName(for: schema)
+            let table = try table(for: schema)
             try checkShape(row, schema)
-            guard let slot = tables[name]!.slot(of: row[0]), let old = tables[name]!.row(at: slot) else {
-                throw StoreError(.notFound, table: name, id: row[0], message: "no row with this id to update")
+            guard let slot = table.slot(of: row[0]), let old = table.row(at: slot) else {
+                throw StoreError(.notFound, table: schema.tableName, id: row[0], message: "no row with this id to update")
             }
-            tables[name]!.replace(at: slot, with: row)
-            if !journal.isEmpty { journal[journal.count - 1].append(.updated(table: name, slot: slot, old: old)) }
+            table.replace(at: slot, with: row)
+            if !journal.isEmpty { journal[journal.count - 1].append(.updated(table: table, slot: slot, old: old)) }
         }
     }
 
     public func delete(id: ModelValue, from schema: ModelSchema) throws -> Bool {
         try lock.withLock {
-            let name = try tableName(for: schema)
-            guard let (slot, row) = tables[name]!.remove(id: id) else { return false }
+            let table = try table(for: schema)
+            guard let (slot, row) = table.remove(id: id) else { return false }
             if journal.isEmpty {
-                tables[name]!.compactIfWorthIt()
+                table.compactIfWorthIt()
             } else {
-                journal[journal.count - 1].append(.deleted(table: name, slot: slot, row: row))
+                journal[journal.count - 1].append(.deleted(table: table, slot: slot, row: row))
             }
             return true
         }
@@ -107,21 +111,19 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
 
     public func find(id: ModelValue, in schema: ModelSchema) throws -> [ModelValue]? {
         try lock.withLock {
-            let name = try tableName(for: schema)
-            return tables[name]!.slot(of: id).flatMap { tables[name]!.row(at: $0) }
+            try table(for: schema).row(id: id)
         }
     }
 
     public func fetch(_ query: StoreQuery) throws -> [[ModelValue]] {
         try lock.withLock {
-            let table = tables[try tableName(for: query.schema)]!
-            return QueryEngine.run(query, over: table.rows)
+            QueryEngine.run(query, over: try table(for: query.schema).rows)
         }
     }
 
     public func count(_ query: StoreQuery) throws -> Int {
         try lock.withLock {
-            let table = tables[try tableName(for: query.schema)]!
+            let table = try table(for: query.schema)
             if query.predicate == nil, query.offset == 0, query.limit == nil { return table.live }
             return QueryEngine.count(query, over: table.rows)
         }
@@ -129,8 +131,7 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
 
     public func delete(_ query: StoreQuery) throws -> Int {
         try lock.withLock {
-            let name = try tableName(for: query.schema)
-            let ids = QueryEngine.run(query, over: tables[name]!.rows).map { $0[0] }
+            let ids = QueryEngine.run(query, over: try table(for: query.schema).rows).map { $0[0] }
             for id in ids { _ = try delete(id: id, from: query.schema) }
             return ids.count
         }
@@ -151,7 +152,8 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
         if !journal.isEmpty {
             journal[journal.count - 1] += committed
         } else {
-            for name in Set(committed.map(\.table)) { tables[name]?.compactIfWorthIt() }
+            var seen = Set<ObjectIdentifier>()
+            for entry in committed where seen.insert(ObjectIdentifier(entry.table)).inserted { entry.table.compactIfWorthIt() }
         }
         return result
     }
@@ -161,32 +163,42 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
     private func rollBack(_ entries: [Undo]) {
         for entry in entries.reversed() {
             switch entry {
-            case .inserted(let name, let id, let previousNextID):
-                tables[name]!.removeLast(id: id)
-                tables[name]!.nextID = previousNextID
-            case .updated(let name, let slot, let old):
-                tables[name]!.replace(at: slot, with: old)
-            case .deleted(let name, let slot, let row):
-                tables[name]!.restore(row, at: slot)
+            case .inserted(let table, let id, let previousNextID):
+                table.removeLast(id: id)
+                table.nextID = previousNextID
+            case .updated(let table, let slot, let old):
+                table.replace(at: slot, with: old)
+            case .deleted(let table, let slot, let row):
+                table.restore(row, at: slot)
             }
         }
     }
 
     /// The table for a schema, created on first use; a different model claiming the same
     /// table name is refused.
-    private func tableName(for schema: ModelSchema) throws -> String {
+    private func table(for schema: ModelSchema) throws -> ArrayTable {
+        if let last = lastTable, last.schema === schema { return last }
+        if let table = bySchema[ObjectIdentifier(schema)] {
+            lastTable = table
+            return table
+        }
         let name = schema.tableName
         if let table = tables[name] {
-            guard table.schema === schema || table.schema.columns.map(\.name) == schema.columns.map(\.name) else {
+            guard table.schema.columns.map(\.name) == schema.columns.map(\.name) else {
                 throw StoreError(
                     .invalidRequest, table: name,
                     message: "table already holds \(table.schema.modelName) rows; \(schema.modelName) needs its own tableName")
             }
-            return name
+            bySchema[ObjectIdentifier(schema)] = table
+            lastTable = table
+            return table
         }
         try schema.validate()
-        tables[name] = ArrayTable(schema: schema)
-        return name
+        let table = ArrayTable(schema: schema)
+        tables[name] = table
+        bySchema[ObjectIdentifier(schema)] = table
+        lastTable = table
+        return table
     }
 
     private func checkShape(_ row: [ModelValue], _ schema: ModelSchema) throws {

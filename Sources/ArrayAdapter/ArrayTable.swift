@@ -3,26 +3,34 @@
 /// Deleting leaves a `nil` slot (O(1)) so insertion order and positions hold; tombstones
 /// are compacted away once they outnumber live rows (amortised O(1)), never while a
 /// transaction is open (its journal refers to slots).
-struct ArrayTable {
+///
+/// Only used under ``ArrayAdapter``'s lock, so its state needs no synchronisation of
+/// its own; exclusivity is checked statically by that single-owner discipline.
+final class ArrayTable {
     let schema: ModelSchema
-    private(set) var slots: [[ModelValue]?] = []
-    private(set) var index: [ModelValue: Int] = [:]
-    private(set) var live = 0
-    var nextID: Int64 = 1
+    @exclusivity(unchecked) private(set) var slots: [[ModelValue]?] = []
+    @exclusivity(unchecked) private var index = IDIndex()
+    @exclusivity(unchecked) private(set) var live = 0
+    @exclusivity(unchecked) var nextID: Int64 = 1
 
     init(schema: ModelSchema) { self.schema = schema }
 
-    /// Live rows in insertion order.
-    var rows: LazyMapSequence<LazyFilterSequence<[[ModelValue]?]>, [ModelValue]> {
-        slots.lazy.filter { $0 != nil }.map { $0.unsafelyUnwrapped }
+    /// Live rows in insertion order (rows are shared, not copied).
+    var rows: [[ModelValue]] {
+        var result: [[ModelValue]] = []
+        result.reserveCapacity(live)
+        for case let row? in slots { result.append(row) }
+        return result
     }
 
     func slot(of id: ModelValue) -> Int? { index[id] }
 
     func row(at slot: Int) -> [ModelValue]? { slots[slot] }
 
+    func row(id: ModelValue) -> [ModelValue]? { index[id].flatMap { slots[$0] } }
+
     /// Appends a row whose id is set and unused; returns its slot.
-    mutating func append(_ row: [ModelValue]) -> Int {
+    func append(_ row: [ModelValue]) -> Int {
         let slot = slots.count
         slots.append(row)
         index[row[0]] = slot
@@ -31,16 +39,16 @@ struct ArrayTable {
     }
 
     /// Removes the last slot (undoing an append).
-    mutating func removeLast(id: ModelValue) {
+    func removeLast(id: ModelValue) {
         slots.removeLast()
         index[id] = nil
         live -= 1
     }
 
-    mutating func replace(at slot: Int, with row: [ModelValue]) { slots[slot] = row }
+    func replace(at slot: Int, with row: [ModelValue]) { slots[slot] = row }
 
     /// Tombstones a slot; returns the row that was there.
-    mutating func remove(id: ModelValue) -> (slot: Int, row: [ModelValue])? {
+    func remove(id: ModelValue) -> (slot: Int, row: [ModelValue])? {
         guard let slot = index.removeValue(forKey: id), let row = slots[slot] else { return nil }
         slots[slot] = nil
         live -= 1
@@ -48,29 +56,45 @@ struct ArrayTable {
     }
 
     /// Puts a tombstoned row back (undoing a remove).
-    mutating func restore(_ row: [ModelValue], at slot: Int) {
+    func restore(_ row: [ModelValue], at slot: Int) {
         slots[slot] = row
         index[row[0]] = slot
         live += 1
     }
 
-    mutating func removeAll() {
-        slots = []
-        index = [:]
-        live = 0
-    }
-
     /// Drops tombstones when they outnumber live rows.
-    mutating func compactIfWorthIt() {
+    func compactIfWorthIt() {
         let dead = slots.count - live
         guard dead > 64, dead > live else { return }
         var compacted: [[ModelValue]?] = []
         compacted.reserveCapacity(live)
-        index.removeAll(keepingCapacity: true)
+        index = IDIndex()
         for case let row? in slots {
             index[row[0]] = compacted.count
             compacted.append(row)
         }
         slots = compacted
+    }
+}
+
+/// id → slot. Integer ids (the common case) use an `Int64`-keyed dictionary, which hashes
+/// and compares far faster than a general ``ModelValue`` key.
+struct IDIndex {
+    private var ints: [Int64: Int] = [:]
+    private var others: [ModelValue: Int] = [:]
+
+    subscript(id: ModelValue) -> Int? {
+        get {
+            if case .int(let i) = id { return ints[i] }
+            return others[id]
+        }
+        set {
+            if case .int(let i) = id { ints[i] = newValue } else { others[id] = newValue }
+        }
+    }
+
+    mutating func removeValue(forKey id: ModelValue) -> Int? {
+        if case .int(let i) = id { return ints.removeValue(forKey: i) }
+        return others.removeValue(forKey: id)
     }
 }

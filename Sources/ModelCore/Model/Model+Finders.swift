@@ -91,7 +91,7 @@ extension ModelProtocol {
         let change = ModelChange(
             action: .deleteAll, schema: schema, modelType: ObjectIdentifier(Self.self), id: .null, values: [],
             count: count)
-        TransactionContext.record(change, instance: nil, adapter: store, undo: nil)
+        TransactionContext.record(change, instance: nil, adapter: store) { nil }
         return count
     }
 

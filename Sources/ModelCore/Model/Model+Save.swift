@@ -105,7 +105,7 @@ extension ModelProtocol {
         __home = store
         let change = ModelChange(
             action: .insert, schema: schema, modelType: ObjectIdentifier(Self.self), id: id, values: __values)
-        TransactionContext.record(change, instance: self, adapter: store) { [weak self] in self?.restore(before) }
+        TransactionContext.record(change, instance: self, adapter: store) { { [weak self] in self?.restore(before) } }
     }
 
     private func update(in store: any PersistenceAdapter, schema: ModelSchema) throws {
@@ -128,7 +128,7 @@ extension ModelProtocol {
         let change = ModelChange(
             action: .update, schema: schema, modelType: ObjectIdentifier(Self.self), id: __values[0], values: __values,
             changedColumns: changed.map { schema.columns[$0].name })
-        TransactionContext.record(change, instance: self, adapter: store) { [weak self] in self?.restore(before) }
+        TransactionContext.record(change, instance: self, adapter: store) { { [weak self] in self?.restore(before) } }
     }
 }
 

@@ -96,10 +96,12 @@ extension ModelProtocol {
     /// Changing the id of a stored record is refused by the next `save()`.
     public var id: IDValue? {
         get {
-            let schema = schemaForRecord
-            _ = schema
+            if __schema == nil { _ = _attachSchema(Self.self) }
             return IDValue?(modelValue: __values[0]) ?? nil
         }
-        set { _ = schemaForRecord; _assign(newValue.modelValue, at: 0) }
+        set {
+            if __schema == nil { _ = _attachSchema(Self.self) }
+            _assign(newValue.modelValue, at: 0)
+        }
     }
 }

@@ -11,11 +11,13 @@
 /// domains, pass ids or ``ModelChange`` values (which are `Sendable`) and fetch again.
 open class ModelObject {
     /// The current values in schema order (empty until the schema is attached).
-    @usableFromInline package final var __values: [ModelValue] = []
+    // Records are single-owner (not Sendable) and these are never accessed re-entrantly,
+    // so dynamic exclusivity checks are dropped from the per-column hot path.
+    @exclusivity(unchecked) @usableFromInline package final var __values: [ModelValue] = []
     /// The schema, attached on first use.
-    @usableFromInline package final var __schema: ModelSchema?
+    @exclusivity(unchecked) @usableFromInline package final var __schema: ModelSchema?
     /// Values as last saved or loaded; for a new record, as first initialised.
-    package final var __baseline: [ModelValue] = []
+    @exclusivity(unchecked) package final var __baseline: [ModelValue] = []
     /// Whether the record exists in a store.
     package final var __isPersisted = false
     /// The adapter the record was loaded from or saved to.
@@ -28,23 +30,31 @@ open class ModelObject {
 
     // MARK: Typed access (the @Column hot path)
 
-    @inlinable package final func _read<T: ColumnValue>(_ location: Int, as type: T.Type) -> T {
-        let schema = __schema ?? _attachSchema()
+    @inlinable package final func _read<T: ColumnValue, M: ModelProtocol>(_ location: Int, as type: T.Type, in model: M.Type) -> T {
+        let schema = __schema ?? _attachSchema(M.self)
         let slot = schema.slot(for: location)
         if __extras != nil { _noteRead(slot) }
         if slot > 0, let value = T(modelValue: __values[slot]) { return value }
         return _recover(slot, as: T.self)
     }
 
-    @inlinable package final func _write(_ value: ModelValue, location: Int) {
-        let schema = __schema ?? _attachSchema()
+    @inlinable package final func _write<M: ModelProtocol>(_ value: ModelValue, location: Int, in model: M.Type) {
+        let schema = __schema ?? _attachSchema(M.self)
         let slot = schema.slot(for: location)
         if slot > 0 { _assign(value, at: slot) }
     }
 
     /// Looks the schema up (once per record) and fills new-record defaults.
+    @usableFromInline package final func _attachSchema<M: ModelProtocol>(_ model: M.Type) -> ModelSchema {
+        attach(SchemaRegistry.schema(for: M.self))
+    }
+
+    /// Looks the schema up by the record's dynamic type (once per record).
     @usableFromInline package final func _attachSchema() -> ModelSchema {
-        let schema = SchemaRegistry.schema(forObject: self)
+        attach(SchemaRegistry.schema(forObject: self))
+    }
+
+    private func attach(_ schema: ModelSchema) -> ModelSchema {
         __schema = schema
         if __values.isEmpty {
             __values = schema.newRecordValues()

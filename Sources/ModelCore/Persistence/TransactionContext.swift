@@ -18,22 +18,23 @@ package final class TransactionContext {
 
     /// The innermost open transaction on `adapter` on this thread.
     static func current(for adapter: ObjectIdentifier) -> TransactionContext? {
-        guard let stack = stacks.value else { return nil }
+        guard let stack = stacks.value, !stack.contexts.isEmpty else { return nil }
         return stack.contexts.last { $0.adapter == adapter }
     }
 
     /// Records a committed-if-the-transaction-commits change, or delivers it now when no
     /// transaction is open. `undo` restores the record if the transaction rolls back.
     package static func record(
-        _ change: ModelChange, instance: AnyObject?, adapter: any PersistenceAdapter, undo: (() -> Void)?
+        _ change: @autoclosure () -> ModelChange, instance: AnyObject?, adapter: any PersistenceAdapter,
+        undo: () -> (() -> Void)?
     ) {
         let suppressed = ModelNotifications.areSuppressed
         guard let context = current(for: ObjectIdentifier(adapter)), !context.levels.isEmpty else {
-            if !suppressed { ModelNotifications.deliver(change, instance: instance) }
+            if !suppressed { ModelNotifications.deliver(change(), instance: instance) }
             return
         }
-        if !suppressed { context.levels[context.levels.count - 1].changes.append((change, instance)) }
-        if let undo { context.levels[context.levels.count - 1].undo.append(undo) }
+        if !suppressed { context.levels[context.levels.count - 1].changes.append((change(), instance)) }
+        if let undo = undo() { context.levels[context.levels.count - 1].undo.append(undo) }
     }
 
     /// Runs `body` as one transaction level of `adapter`.

@@ -28,7 +28,7 @@ public struct Column<T: ColumnValue>: Sendable {
     @usableFromInline package let location: Int
 
     /// A column whose new records start with `wrappedValue` (evaluated per record).
-    public init(
+    @inlinable public init(
         wrappedValue: @autoclosure @escaping @Sendable () -> T, _ name: String? = nil, options: ColumnOptions = [],
         line: UInt = #line, column: UInt = #column
     ) {
@@ -44,7 +44,7 @@ public struct Column<T: ColumnValue>: Sendable {
     /// A column with a declared default, cast to the column's type when the schema is
     /// built (an uncastable default is a ``SchemaError``). Assigning `nil` to a
     /// non-optional column with a declared default stores the default.
-    public init(
+    @inlinable public init(
         _ name: String? = nil, default value: ModelValue, options: ColumnOptions = [],
         line: UInt = #line, column: UInt = #column
     ) {
@@ -68,14 +68,14 @@ public struct Column<T: ColumnValue>: Sendable {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<M, T>,
         storage storageKeyPath: ReferenceWritableKeyPath<M, Self>
     ) -> T {
-        get { instance._read(instance[keyPath: storageKeyPath].location, as: T.self) }
-        set { instance._write(newValue.modelValue, location: instance[keyPath: storageKeyPath].location) }
+        get { instance._read(instance[keyPath: storageKeyPath].location, as: T.self, in: M.self) }
+        set { instance._write(newValue.modelValue, location: instance[keyPath: storageKeyPath].location, in: M.self) }
     }
 }
 
 extension Column where T: ExpressibleByNilLiteral {
     /// An optional column that starts as `nil`.
-    public init(_ name: String? = nil, options: ColumnOptions = [], line: UInt = #line, column: UInt = #column) {
+    @inlinable public init(_ name: String? = nil, options: ColumnOptions = [], line: UInt = #line, column: UInt = #column) {
         let location = Int(line) << 32 | Int(column)
         self.location = location
         DeclarationCapture.record {

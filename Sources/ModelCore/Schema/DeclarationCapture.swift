@@ -2,7 +2,7 @@ import Synchronization
 
 /// What one `@Column` declaration said, recorded while the schema's prototype instance is
 /// initialised (the wrappers' initialisers run in declaration order).
-package struct CapturedColumn {
+@usableFromInline package struct CapturedColumn {
     package let location: Int
     package let name: String?
     package let options: ColumnOptions
@@ -13,7 +13,7 @@ package struct CapturedColumn {
     package let elementType: ColumnType?
     package let accepts: @Sendable (ModelValue) -> Bool
 
-    package init<T: ColumnValue>(
+    @usableFromInline package init<T: ColumnValue>(
         _ type: T.Type, location: Int, name: String?, options: ColumnOptions, declaredDefault: ModelValue?,
         factory: (@Sendable () -> ModelValue)?
     ) {
@@ -32,16 +32,20 @@ package struct CapturedColumn {
 /// Records column declarations, but only on the thread that is building a schema.
 ///
 /// Instances made at any other time pay one relaxed atomic load per column.
-package enum DeclarationCapture {
+@usableFromInline package enum DeclarationCapture {
     /// The number of schema builds in progress in the process (fast-path gate).
-    private static let active = Atomic<Int>(0)
+    @usableFromInline static let active = Atomic<Int>(0)
     private static let frames = ThreadLocal<Frames>()
 
     private final class Frames { var stack: [[CapturedColumn]] = [] }
 
-    @inline(__always) package static func record(_ make: () -> CapturedColumn) {
-        guard active.load(ordering: .relaxed) > 0, let frames = frames.value, !frames.stack.isEmpty else { return }
-        frames.stack[frames.stack.count - 1].append(make())
+    @inlinable package static func record(_ make: () -> CapturedColumn) {
+        if active.load(ordering: .relaxed) > 0 { recordSlow(make()) }
+    }
+
+    @usableFromInline package static func recordSlow(_ column: CapturedColumn) {
+        guard let frames = frames.value, !frames.stack.isEmpty else { return }
+        frames.stack[frames.stack.count - 1].append(column)
     }
 
     /// Runs `body` (which makes the prototype) and returns what it declared.

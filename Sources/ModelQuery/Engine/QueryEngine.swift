@@ -12,6 +12,9 @@ public enum QueryEngine {
     /// - Complexity: O(n) to filter, plus O(m log m) to sort the m matches.
     public static func run<S: Sequence>(_ query: StoreQuery, over rows: S) -> [[ModelValue]] where S.Element == [ModelValue] {
         var matches: [[ModelValue]] = []
+        if query.predicate == nil, query.sort.isEmpty, let all = rows as? [[ModelValue]] {
+            return window(all, offset: query.offset, limit: query.limit)
+        }
         if let predicate = query.predicate {
             for row in rows where evaluate(predicate, row) == true { matches.append(row) }
         } else {

@@ -1,0 +1,202 @@
+import ArrayAdapter
+import Foundation
+
+/// One workload: `prepare` builds untimed state, `run` is timed.
+struct Workload: Sendable {
+    let name: String
+    let model: @Sendable (Int) throws -> Duration
+    let baseline: @Sendable (Int) -> Duration
+}
+
+func time(_ body: () throws -> Void) rethrows -> Duration {
+    let clock = ContinuousClock()
+    let start = clock.now
+    try body()
+    return clock.now - start
+}
+
+func seededStore(_ n: Int) throws -> (ArrayAdapter, [Person]) {
+    let store = ArrayAdapter()
+    var people: [Person] = []
+    people.reserveCapacity(n)
+    try ModelNotifications.withoutNotifications {
+        for k in 0..<n {
+            let p = Person()
+            Fixture.fill(p, k)
+            try p.save(to: store)
+            people.append(p)
+        }
+    }
+    return (store, people)
+}
+
+func seededPlain(_ n: Int) -> PlainStore {
+    var plain = PlainStore()
+    plain.rows.reserveCapacity(n)
+    for k in 0..<n { _ = plain.insert(Fixture.row(k)) }
+    return plain
+}
+
+let lookups = 10_000
+
+let workloads: [Workload] = [
+    Workload(
+        name: "insert",
+        model: { n in
+            let store = ArrayAdapter()
+            return try time {
+                for k in 0..<n {
+                    let p = Person()
+                    Fixture.fill(p, k)
+                    try p.save(to: store)
+                }
+            }
+        },
+        baseline: { n in
+            var plain = PlainStore()
+            let d = time { for k in 0..<n { _ = plain.insert(Fixture.row(k)) } }
+            blackHole(plain)
+            return d
+        }),
+    Workload(
+        name: "fetch all",
+        model: { n in
+            let (store, _) = try seededStore(n)
+            return try time {
+                let all = try Person.all(in: store)
+                var sum = 0
+                for p in all { sum &+= p.age }
+                blackHole(sum)
+            }
+        },
+        baseline: { n in
+            let plain = seededPlain(n)
+            return time {
+                var all: [PersonRow] = []
+                all.reserveCapacity(n)
+                for case let row? in plain.rows { all.append(row) }
+                var sum = 0
+                for p in all { sum &+= p.age }
+                blackHole(sum)
+            }
+        }),
+    Workload(
+        name: "10k lookups by id",
+        model: { n in
+            let (store, _) = try seededStore(n)
+            let ids = Fixture.lookupIDs(lookups, n: n)
+            return try time {
+                var sum = 0
+                for id in ids { sum &+= try Person.find(id, in: store)?.age ?? 0 }
+                blackHole(sum)
+            }
+        },
+        baseline: { n in
+            let plain = seededPlain(n)
+            let ids = Fixture.lookupIDs(lookups, n: n)
+            return time {
+                var sum = 0
+                for id in ids {
+                    if let slot = plain.index[id], let row = plain.rows[slot] { sum &+= row.age }
+                }
+                blackHole(sum)
+            }
+        }),
+    Workload(
+        name: "update all",
+        model: { n in
+            let (_, people) = try seededStore(n)
+            return try time {
+                for p in people {
+                    p.score += 1
+                    try p.save()
+                }
+            }
+        },
+        baseline: { n in
+            var plain = seededPlain(n)
+            let ids = Array(1...Int64(n))
+            let d = time {
+                for id in ids {
+                    if let slot = plain.index[id] { plain.rows[slot]?.score += 1 }
+                }
+            }
+            blackHole(plain)
+            return d
+        }),
+    Workload(
+        name: "delete half",
+        model: { n in
+            let (_, people) = try seededStore(n)
+            return try time {
+                for (k, p) in people.enumerated() where k % 2 == 0 { try p.delete() }
+            }
+        },
+        baseline: { n in
+            var plain = seededPlain(n)
+            let ids = Array(1...Int64(n))
+            let d = time {
+                for (k, id) in ids.enumerated() where k % 2 == 0 {
+                    if let slot = plain.index.removeValue(forKey: id) { plain.rows[slot] = nil }
+                }
+            }
+            blackHole(plain)
+            return d
+        }),
+]
+
+@main
+struct ModelBenchmarks {
+    static func main() throws {
+        var arguments = CommandLine.arguments.dropFirst()
+        var json = false, n = 100_000, runs = 5
+        var only: String?
+        while let argument = arguments.popFirst() {
+            switch argument {
+            case "--json": json = true
+            case "--no-center": break
+            case "--micro": try Micro.run(); return
+            case "--only": only = arguments.popFirst()
+            case "--n": n = arguments.popFirst().flatMap(Int.init) ?? n
+            case "--runs": runs = arguments.popFirst().flatMap(Int.init) ?? runs
+            default:
+                print("usage: ModelBenchmarks [--json] [--n N] [--runs R]")
+                return
+            }
+        }
+        ModelNotifications.postsToNotificationCenter = !CommandLine.arguments.contains("--no-center")
+        if !json {
+            print("ArrayAdapter vs plain Swift arrays/dictionaries of structs, n = \(n), median of \(runs) runs")
+            print("workload".padding(toLength: 20, withPad: " ", startingAt: 0) + "     model ms   baseline ms    ratio")
+        }
+        for workload in workloads where only == nil || workload.name.hasPrefix(only ?? "") {
+            var model: [Double] = [], base: [Double] = []
+            for _ in 0..<runs {
+                model.append(milliseconds(try workload.model(n)))
+                base.append(milliseconds(workload.baseline(n)))
+            }
+            let m = median(model), b = median(base)
+            let ratio = m / b
+            if json {
+                print(
+                    "{\"adapter\":\"ArrayAdapter\",\"workload\":\"\(workload.name)\",\"n\":\(n),\"median_ms\":\(rounded(m)),\"baseline_ms\":\(rounded(b)),\"ratio\":\(rounded(ratio))}"
+                )
+            } else {
+                print(
+                    workload.name.padding(toLength: 20, withPad: " ", startingAt: 0)
+                        + String(format: "%13.2f %13.2f %8.2f", m, b, ratio))
+            }
+        }
+    }
+
+    static func milliseconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) * 1_000 + Double(d.components.attoseconds) / 1e15
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let s = values.sorted()
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+
+    static func rounded(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
+}
