@@ -21,7 +21,7 @@ final class Task: Model {
 /// Every column type, optional and not.
 final class Everything: Model {
     @Column var string: String = "s"
-    @Column var text: String?
+    @Column(options: .text) var text: String?
     @Column var bool: Bool = false
     @Column var int: Int = 0
     @Column var int64: Int64 = 0
@@ -51,6 +51,7 @@ final class Country: Model {
 }
 
 /// A store per test: nothing leaks between parallel tests.
+@discardableResult
 func withStore<R>(_ body: (ArrayAdapter) throws -> R) rethrows -> R {
     let store = ArrayAdapter()
     return try ModelStore.using(store) { try body(store) }

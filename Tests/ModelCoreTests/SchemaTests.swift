@@ -42,6 +42,11 @@ final class NoTimestamps: Model {
     init() {}
 }
 
+final class BadOption: Model {
+    @Column(options: .text) var count: Int = 0
+    init() {}
+}
+
 final class ReadsInInit: Model {
     @Column var name: String = "x"
     @Column var upper: String = ""
@@ -74,7 +79,7 @@ struct SchemaTests {
         let types = Everything.columns.dropFirst().map { "\($0.name):\($0.castTarget)" }
         #expect(
             types == [
-                "string:string", "text:string?", "bool:bool", "int:int", "int64:int", "int32:int", "double:double",
+                "string:string", "text:text?", "bool:bool", "int:int", "int64:int", "int32:int", "double:double",
                 "float:double", "date:date", "data:data", "uuid:uuid?", "tags:array<string>", "values:array",
                 "settings:dictionary", "scores:dictionary<int>?",
             ])
@@ -103,6 +108,7 @@ struct SchemaTests {
         (DeclaresID.schema, .declaredID, "id"),
         (BadName.schema, .invalidName, "two words"),
         (BadTimestamp.schema, .invalidTimestampType, "created_at"),
+        (BadOption.schema, .invalidOption, "count"),
     ])
     func invalidDeclarationsAreRejected(schema: ModelSchema, kind: SchemaError.Kind, column: String) throws {
         let problem = try #require(schema.problem)

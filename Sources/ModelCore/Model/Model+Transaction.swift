@@ -13,6 +13,7 @@ extension ModelProtocol {
     ///     if !approved { try task.rollback() }   // name is back to what it was
     /// }
     /// ```
+    @discardableResult
     public func transaction<R>(_ body: () throws -> R) rethrows -> R {
         _ = schemaForRecord
         let extras = self.extras

@@ -55,6 +55,7 @@ public enum ModelNotifications {
 
     /// Runs `body` with no change notifications for the current task. Nestable; the
     /// previous state is restored when `body` returns or throws.
+    @discardableResult
     public static func withoutNotifications<R>(_ body: () throws -> R) rethrows -> R {
         try $suppressed.withValue(true, operation: body)
     }

@@ -22,6 +22,7 @@ public enum ModelClock {
     }
 
     /// Runs `body` with `clock` in effect for the current task.
+    @discardableResult
     public static func using<R>(_ clock: @escaping @Sendable () -> Date, _ body: () throws -> R) rethrows -> R {
         try $scoped.withValue(clock, operation: body)
     }

@@ -40,11 +40,13 @@ public enum ModelStore {
 
     /// Runs `body` with `adapter` used by every model that has no record-specific store.
     /// Scopes nest; the previous one is restored when `body` returns or throws.
+    @discardableResult
     public static func using<R>(_ adapter: any PersistenceAdapter, _ body: () throws -> R) rethrows -> R {
         try $scoped.withValue(adapter, operation: body)
     }
 
     /// Runs `body` with `adapter` used by every model that has no record-specific store.
+    @discardableResult
     public static func using<R>(
         _ adapter: any PersistenceAdapter, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
     ) async rethrows -> R {

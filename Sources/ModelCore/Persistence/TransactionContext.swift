@@ -88,6 +88,7 @@ extension PersistenceAdapter {
     ///     try to.save()        // if this throws, `from` is not saved either
     /// }
     /// ```
+    @discardableResult
     public func transaction<R>(_ body: () throws -> R) throws -> R {
         try TransactionContext.run(on: self, body)
     }

@@ -11,4 +11,7 @@ public struct ColumnOptions: OptionSet, Sendable, Hashable {
     public static let unique = ColumnOptions(rawValue: 1 << 0)
     /// Adapters keep an index on this column.
     public static let indexed = ColumnOptions(rawValue: 1 << 1)
+    /// A `String` column holding long text: its type is ``ColumnType/text`` rather than
+    /// ``ColumnType/string`` (same values; adapters may store or index it differently).
+    public static let text = ColumnOptions(rawValue: 1 << 2)
 }

@@ -56,7 +56,15 @@ enum SchemaBuilder {
             let wrapperType = Swift.type(of: wrapper)
             let declaration = captured.first { $0.location == wrapper.location }
             let name = declaration?.name ?? snakeCased(propertyName)
-            let target = CastTarget(wrapperType.columnType, optional: wrapperType.isOptional, elementType: wrapperType.elementType)
+            var columnType = wrapperType.columnType
+            if declaration?.options.contains(.text) == true {
+                if columnType == .string {
+                    columnType = .text
+                } else {
+                    problem(.invalidOption, snakeCased(propertyName), "the .text option needs a String property, not \(wrapperType.swiftTypeName)")
+                }
+            }
+            let target = CastTarget(columnType, optional: wrapperType.isOptional, elementType: wrapperType.elementType)
 
             if name == "id" {
                 problem(

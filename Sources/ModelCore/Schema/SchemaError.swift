@@ -8,7 +8,7 @@ public struct SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of mistake.
     public enum Kind: String, Sendable, Hashable {
         case reservedName, duplicateName, invalidName, invalidDefault, invalidTimestampType
-        case declaredID, unsupportedInheritance, invalidTableName
+        case declaredID, unsupportedInheritance, invalidTableName, invalidOption
     }
 
     /// The kind of mistake.
