@@ -56,10 +56,14 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
         }
     }
 
+    /// Creates the schema's table if needed; refuses a second model on the same table name.
     public func prepare(_ schema: ModelSchema) throws {
         try lock.withLock { _ = try table(for: schema) }
     }
 
+    /// Appends a row, assigning the next integer id when the id is nil.
+    ///
+    /// - Complexity: O(1) amortised.
     public func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue {
         try lock.withLock {
             let table = try table(for: schema)
@@ -84,6 +88,9 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
         }
     }
 
+    /// Replaces the row with the same id in place (insertion order is kept).
+    ///
+    /// - Complexity: O(1).
     public func update(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws {
         try lock.withLock {
             let table = try table(for: schema)
@@ -96,6 +103,9 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
         }
     }
 
+    /// Removes the row with this id, leaving a tombstone.
+    ///
+    /// - Complexity: O(1) amortised.
     public func delete(id: ModelValue, from schema: ModelSchema) throws -> Bool {
         try lock.withLock {
             let table = try table(for: schema)
@@ -109,18 +119,27 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
         }
     }
 
+    /// The row with this id.
+    ///
+    /// - Complexity: O(1).
     public func find(id: ModelValue, in schema: ModelSchema) throws -> [ModelValue]? {
         try lock.withLock {
             try table(for: schema).row(id: id)
         }
     }
 
+    /// Rows matching the query, evaluated by ``QueryEngine``.
+    ///
+    /// - Complexity: O(n), plus O(m log m) to sort m matches.
     public func fetch(_ query: StoreQuery) throws -> [[ModelValue]] {
         try lock.withLock {
             QueryEngine.run(query, over: try table(for: query.schema).rows)
         }
     }
 
+    /// How many rows match.
+    ///
+    /// - Complexity: O(1) without a predicate, limit or offset; O(n) otherwise.
     public func count(_ query: StoreQuery) throws -> Int {
         try lock.withLock {
             let table = try table(for: query.schema)
@@ -129,6 +148,9 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
         }
     }
 
+    /// Deletes the rows matching the query.
+    ///
+    /// - Complexity: O(n) to match, O(1) per deleted row.
     public func delete(_ query: StoreQuery) throws -> Int {
         try lock.withLock {
             let ids = QueryEngine.run(query, over: try table(for: query.schema).rows).map { $0[0] }
@@ -137,6 +159,10 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
         }
     }
 
+    /// Runs `body` holding the store's lock, journaling every change so a throw undoes
+    /// exactly this level. Nested calls are savepoints.
+    ///
+    /// - Complexity: O(1) to open, O(changes) to roll back.
     public func withTransaction<R>(_ body: () throws -> R) throws -> R {
         lock.lock()
         defer { lock.unlock() }

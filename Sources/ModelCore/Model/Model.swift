@@ -69,19 +69,33 @@ public protocol ModelProtocol: ModelObject {
 public typealias Model = ModelObject & ModelProtocol
 
 extension ModelProtocol {
+    /// Default: the snake_case type name.
     public static var tableName: String { snakeCased(String(describing: Self.self)) }
+    /// Default: `true`.
     public static var recordsTimestamps: Bool { true }
+    /// Default: proceeds (returns `true`).
     public func beforeSave() throws -> Bool { true }
+    /// Default: does nothing.
     public func afterSave() {}
+    /// Default: proceeds (returns `true`).
     public func beforeCreate() throws -> Bool { true }
+    /// Default: does nothing.
     public func afterCreate() {}
+    /// Default: proceeds (returns `true`).
     public func beforeUpdate() throws -> Bool { true }
+    /// Default: does nothing.
     public func afterUpdate() {}
+    /// Default: proceeds (returns `true`).
     public func beforeDelete() throws -> Bool { true }
+    /// Default: does nothing.
     public func afterDelete() {}
+    /// Default: proceeds (returns `true`).
     public func beforeDestroy() throws -> Bool { true }
+    /// Default: does nothing.
     public func afterDestroy() {}
+    /// Default: proceeds (returns `true`).
     public func beforeValidation() throws -> Bool { true }
+    /// Default: does nothing.
     public func afterValidation() {}
 
     /// The model's schema (built on first use, then cached).

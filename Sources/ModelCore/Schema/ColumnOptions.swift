@@ -4,7 +4,9 @@
 /// @Column(options: [.unique, .indexed]) var email: String = ""
 /// ```
 public struct ColumnOptions: OptionSet, Sendable, Hashable {
+    /// The option bits.
     public let rawValue: Int
+    /// Creates options from bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// Values must be unique across the table (adapters create a unique index).
