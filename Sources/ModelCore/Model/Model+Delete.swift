@@ -9,7 +9,7 @@ extension ModelProtocol {
     ///   `.recordNotFound` when the row is already gone; adapter errors.
     @discardableResult
     public func delete() throws -> Bool {
-        let schema = schemaForRecord
+        let schema = recordSchema
         try schema.validate()
         guard __isPersisted, let store = __home else {
             throw ModelError(.notPersisted, model: schema.modelName, message: "delete() needs a saved record")
@@ -35,7 +35,7 @@ extension ModelProtocol {
     /// - Returns: `false` when `beforeDestroy` or `beforeDelete` declined.
     @discardableResult
     public func destroy() throws -> Bool {
-        let schema = schemaForRecord
+        let schema = recordSchema
         try schema.validate()
         guard __isPersisted, let store = __home else {
             throw ModelError(.notPersisted, model: schema.modelName, message: "destroy() needs a saved record")

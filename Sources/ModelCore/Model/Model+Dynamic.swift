@@ -15,7 +15,7 @@ extension ModelProtocol {
 
     /// Every column's current value by stored name (id included).
     public var attributes: [String: ModelValue] {
-        let schema = schemaForRecord
+        let schema = recordSchema
         var result: [String: ModelValue] = [:]
         result.reserveCapacity(schema.columns.count)
         for column in schema.columns { result[column.name] = __values[column.index] }
@@ -66,7 +66,7 @@ extension ModelProtocol {
     }
 
     package func slot(named name: String) throws(ModelError) -> Int {
-        let schema = schemaForRecord
+        let schema = recordSchema
         guard let slot = schema.index(ofColumn: name) else {
             throw ModelError(
                 .unknownColumn, model: schema.modelName, column: name,
@@ -78,7 +78,7 @@ extension ModelProtocol {
     /// Casts a value for a column: nil becomes the declared default on non-optional
     /// columns that have one; the result must decode as the property's Swift type.
     package func castForColumn(_ value: ModelValue, at slot: Int) throws(CastError) -> ModelValue {
-        let schema = schemaForRecord
+        let schema = recordSchema
         let column = schema.columns[slot]
         if value.isNull, !column.isOptional, case .literal(let fallback) = column.defaultValue { return fallback }
         let cast: ModelValue

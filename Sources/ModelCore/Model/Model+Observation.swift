@@ -80,7 +80,7 @@ extension ModelProtocol {
 
     /// The row index of the `@Column` behind a key path, found by reading it once.
     package func slot<T>(of keyPath: KeyPath<Self, T>) throws(ModelError) -> Int {
-        let schema = schemaForRecord
+        let schema = recordSchema
         let extras = self.extras
         let saved = extras.probe
         extras.probe = []

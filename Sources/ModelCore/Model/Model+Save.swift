@@ -32,14 +32,14 @@ extension ModelProtocol {
     /// Like ``save(to:)``, but a declining hook throws ``ModelError`` `.cancelled`.
     public func saveOrThrow(to adapter: (any PersistenceAdapter)? = nil) throws {
         if case .declined(let hook) = try performSave(adapter) {
-            throw ModelError(.cancelled, model: schemaForRecord.modelName, id: __values[0], message: "\(hook)() returned false")
+            throw ModelError(.cancelled, model: recordSchema.modelName, id: __values[0], message: "\(hook)() returned false")
         }
     }
 
     package func store(_ explicit: (any PersistenceAdapter)?) throws -> any PersistenceAdapter {
         if let explicit { return explicit }
         if let home = __home { return home }
-        return try ModelStore.resolve(ObjectIdentifier(Self.self), modelName: schemaForRecord.modelName)
+        return try ModelStore.resolve(ObjectIdentifier(Self.self), modelName: recordSchema.modelName)
     }
 
     /// Puts back values, saved state and store as captured before a write.
@@ -55,7 +55,7 @@ extension ModelProtocol {
     }
 
     package func performSave(_ adapter: (any PersistenceAdapter)?) throws -> WriteOutcome {
-        let schema = schemaForRecord
+        let schema = recordSchema
         try schema.validate()
         let store = try store(adapter)
         let before = state
@@ -68,9 +68,9 @@ extension ModelProtocol {
                 guard try beforeUpdate() else { restore(before); return .declined(hook: "beforeUpdate") }
             }
             if isNew {
-                try insert(into: store, schema: schema)
+                try insert(into: store, schema: schema, undoing: before)
             } else {
-                try update(in: store, schema: schema)
+                try update(in: store, schema: schema, undoing: before)
             }
         } catch {
             restore(before)
@@ -81,8 +81,8 @@ extension ModelProtocol {
         return .done
     }
 
-    private func insert(into store: any PersistenceAdapter, schema: ModelSchema) throws {
-        let before = state
+    /// Writes a new record; `before` is what a rolled-back transaction restores.
+    private func insert(into store: any PersistenceAdapter, schema: ModelSchema, undoing before: RecordState) throws {
         if schema.createdAtIndex != nil || schema.updatedAtIndex != nil {
             let now = ModelValue.date(ModelClock.now())
             if let k = schema.createdAtIndex, __values[k].isNull { _assign(now, at: k) }
@@ -108,7 +108,9 @@ extension ModelProtocol {
         TransactionContext.record(change, instance: self, adapter: store) { { [weak self] in self?.restore(before) } }
     }
 
-    private func update(in store: any PersistenceAdapter, schema: ModelSchema) throws {
+    /// Writes a stored record's changed columns; `before` is what a rolled-back
+    /// transaction restores.
+    private func update(in store: any PersistenceAdapter, schema: ModelSchema, undoing before: RecordState) throws {
         guard __values[0] == __baseline[0] else {
             throw ModelError(
                 .idChanged, model: schema.modelName, id: __baseline[0],
@@ -117,7 +119,6 @@ extension ModelProtocol {
         var changed: [Int] = []
         for k in 1..<__values.count where __values[k] != __baseline[k] { changed.append(k) }
         guard !changed.isEmpty else { return }
-        let before = state
         if let k = schema.updatedAtIndex {
             _assign(.date(ModelClock.now()), at: k)
             if !changed.contains(k) { changed.append(k) }

@@ -17,7 +17,7 @@ public struct ColumnChange: Sendable, Equatable, CustomStringConvertible {
 extension ModelProtocol {
     /// Whether the record has never been saved (or was deleted).
     public var isNew: Bool {
-        _ = schemaForRecord
+        _ = recordSchema
         return !__isPersisted
     }
 
@@ -26,13 +26,13 @@ extension ModelProtocol {
     /// Assigning a value equal to the current one does not make a record dirty, and
     /// assigning back the saved value makes it clean again.
     public var isDirty: Bool {
-        _ = schemaForRecord
+        _ = recordSchema
         return __values != __baseline
     }
 
     /// The columns that differ from their saved (or initial) value: name → old and new.
     public var changes: [String: ColumnChange] {
-        let schema = schemaForRecord
+        let schema = recordSchema
         var result: [String: ColumnChange] = [:]
         for k in __values.indices where __values[k] != __baseline[k] {
             result[schema.columns[k].name] = ColumnChange(old: __baseline[k], new: __values[k])
@@ -43,7 +43,7 @@ extension ModelProtocol {
     /// Returns every column to its last saved value (or, for a new record, its initial
     /// value). Observers are told about each column that changes.
     public func revert() {
-        _ = schemaForRecord
+        _ = recordSchema
         _assignAll(__baseline)
     }
 
@@ -52,7 +52,7 @@ extension ModelProtocol {
     /// - Throws: ``ModelError`` `.notPersisted` for a new record, `.recordNotFound` if the
     ///   row is gone; adapter errors.
     public func reload() throws {
-        let schema = schemaForRecord
+        let schema = recordSchema
         try schema.validate()
         guard __isPersisted, let store = __home else {
             throw ModelError(.notPersisted, model: schema.modelName, message: "reload() needs a saved record")

@@ -15,7 +15,7 @@ extension ModelProtocol {
     /// ```
     @discardableResult
     public func transaction<R>(_ body: () throws -> R) rethrows -> R {
-        _ = schemaForRecord
+        _ = recordSchema
         let extras = self.extras
         extras.snapshots.append(__values)
         do {
@@ -35,7 +35,7 @@ extension ModelProtocol {
     public func rollback() throws {
         guard let snapshot = __extras?.snapshots.last else {
             throw ModelError(
-                .noTransaction, model: schemaForRecord.modelName, message: "rollback() called outside transaction {}")
+                .noTransaction, model: recordSchema.modelName, message: "rollback() called outside transaction {}")
         }
         _assignAll(snapshot)
     }

@@ -105,6 +105,9 @@ extension ModelProtocol {
     /// The column with this stored name.
     public static func column(named name: String) -> ColumnDefinition? { schema.column(named: name) }
 
+    /// The record's schema (attached on first use through the static type, no dynamic cast).
+    package var recordSchema: ModelSchema { __schema ?? _attachSchema(Self.self) }
+
     /// The record's id: `nil` until first saved (for generated ids) or set.
     ///
     /// Changing the id of a stored record is refused by the next `save()`.

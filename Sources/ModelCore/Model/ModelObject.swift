@@ -85,9 +85,6 @@ open class ModelObject {
         preconditionFailure("\(schema.modelName): column \(slot) holds no value of type \(T.self) and has no default")
     }
 
-    /// The attached schema (attaching it if needed).
-    package final var schemaForRecord: ModelSchema { __schema ?? _attachSchema() }
-
     /// Replaces the whole state with a row read from `adapter`.
     package final func _load(_ row: [ModelValue], schema: ModelSchema, from adapter: any PersistenceAdapter) {
         __schema = schema
