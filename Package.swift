@@ -27,6 +27,7 @@ let package = Package(
         .target(name: "SQLiteAdapter", dependencies: coreModules + ["CSQLite"]),
         .executableTarget(name: "QuickStart", dependencies: ["ArrayAdapter"], path: "Examples/QuickStart"),
         .testTarget(name: "ModelCoreTests", dependencies: ["ModelCore", "ArrayAdapter"]),
+        .testTarget(name: "ModelValidationTests", dependencies: ["ModelValidation", "ArrayAdapter"]),
         .testTarget(name: "ModelQueryTests", dependencies: ["ModelQuery", "ArrayAdapter"]),
         .testTarget(name: "ArrayAdapterTests", dependencies: ["ArrayAdapter"]),
         .testTarget(name: "SQLiteAdapterTests", dependencies: ["SQLiteAdapter"]),

@@ -1,9 +1,9 @@
-// QuickStart: declare a model, save, change, query and observe records.
+// QuickStart: declare a model, validate, save, change, query and observe records.
 // Run with `swift run QuickStart`.
 import ArrayAdapter
 import Foundation
 
-final class Task: Model {
+final class Task: Model, Validatable {
     @Column var name: String = ""
     @Column var longName: String?
     @Column(default: "2012-09-15") var dueDate: Date?
@@ -13,9 +13,14 @@ final class Task: Model {
     @Column var updatedAt: Date?
     init() {}
 
-    func beforeSave() throws -> Bool {
+    static func validations(_ v: inout Validations<Task>) {
+        v.add(\.name, .presence, .length(...80))
+        v.add(\.priority, .numericality(in: 0...5))
+    }
+
+    func beforeValidation() throws -> Bool {
         name = name.trimmingCharacters(in: .whitespaces)
-        return !name.isEmpty
+        return true
     }
 }
 
@@ -43,6 +48,10 @@ struct QuickStart {
         }
         print("Count:", try Task.count())
         for task in try Task.all() { print(" -", task.id ?? 0, task.name, task.dueDate.map { "\($0)" } ?? "-") }
+
+        let invalid = Task()
+        invalid.priority = 9
+        if try !invalid.save() { print("Not saved:", invalid.errors.fullMessages.joined(separator: "; ")) }
 
         do {
             try task.set("priority", to: "high")

@@ -64,8 +64,8 @@ struct QueryEngineTests {
     }
 
     @Test func likeEscapingHelperMakesTextLiteral() {
-        #expect(TextMatcher.matches("100%_x", .like, TextMatcher.escapeLike("100%_x"), caseInsensitive: false))
-        #expect(!TextMatcher.matches("100ab_x", .like, TextMatcher.escapeLike("100%_x"), caseInsensitive: false))
+        #expect(TextMatcher.matches("100%_x", .like, TextOperator.escapeLike("100%_x"), caseInsensitive: false))
+        #expect(!TextMatcher.matches("100ab_x", .like, TextOperator.escapeLike("100%_x"), caseInsensitive: false))
         #expect(TextMatcher.matches("ÉCOLE", .like, "É%", caseInsensitive: true))
         #expect(!TextMatcher.matches("école", .like, "É%", caseInsensitive: true))  // ASCII-only folding, as SQLite
     }

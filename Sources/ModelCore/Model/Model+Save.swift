@@ -1,12 +1,21 @@
 import Foundation
 
 /// The outcome of a write that hooks may decline.
-package enum WriteOutcome { case done, declined(hook: String) }
+package enum WriteOutcome {
+    case done
+    case declined(hook: String)
+    case invalid(any Error & Sendable)
+}
 
 extension ModelProtocol {
     /// Inserts the record if it is new, otherwise writes its changed columns.
     ///
-    /// Runs `beforeSave` then `beforeCreate`/`beforeUpdate` (either can decline by
+    /// For a validating model (ModelValidation's `Validatable`), first runs
+    /// `beforeValidation`, the validation rules and `afterValidation`; an invalid record is
+    /// not written and the call returns `false` (its errors are on the record). Pass
+    /// `validate: false` to skip validation (hooks included).
+    ///
+    /// Then runs `beforeSave` then `beforeCreate`/`beforeUpdate` (either can decline by
     /// returning `false`, or throw), stamps `created_at` (when nil) and `updated_at`, gives
     /// the record an id (adapter-assigned `Int64`, generated `UUID`), writes, then runs
     /// `afterCreate`/`afterUpdate` and `afterSave` and announces the change.
@@ -20,18 +29,27 @@ extension ModelProtocol {
     /// try task.save()            // true; task.id is now set
     /// ```
     ///
-    /// - Parameter adapter: the store to use for this call (see ``ModelStore``).
-    /// - Returns: `false` when a before-hook declined.
+    /// - Parameters:
+    ///   - adapter: the store to use for this call (see ``ModelStore``).
+    ///   - validate: `false` skips validation.
+    /// - Returns: `false` when the record is invalid or a before-hook declined.
     /// - Throws: ``SchemaError``, ``ModelError``, ``StoreError`` and errors thrown by hooks.
     @discardableResult
-    public func save(to adapter: (any PersistenceAdapter)? = nil) throws -> Bool {
-        if case .declined = try performSave(adapter) { return false }
-        return true
+    public func save(to adapter: (any PersistenceAdapter)? = nil, validate: Bool = true) throws -> Bool {
+        switch try performSave(adapter, validate: validate) {
+        case .done: return true
+        case .declined, .invalid: return false
+        }
     }
 
-    /// Like ``save(to:)``, but a declining hook throws ``ModelError`` `.cancelled`.
-    public func saveOrThrow(to adapter: (any PersistenceAdapter)? = nil) throws {
-        if case .declined(let hook) = try performSave(adapter) {
+    /// Like ``save(to:validate:)``, but failures throw: an invalid record throws the
+    /// validation error (ModelValidation's `RecordInvalid`, carrying the errors) and a
+    /// declining hook throws ``ModelError`` `.cancelled`.
+    public func saveOrThrow(to adapter: (any PersistenceAdapter)? = nil, validate: Bool = true) throws {
+        switch try performSave(adapter, validate: validate) {
+        case .done: return
+        case .invalid(let error): throw error
+        case .declined(let hook):
             throw ModelError(.cancelled, model: recordSchema.modelName, id: __values[0], message: "\(hook)() returned false")
         }
     }
@@ -54,12 +72,22 @@ extension ModelProtocol {
         RecordState(values: __values, baseline: __baseline, isPersisted: __isPersisted, home: __home)
     }
 
-    package func performSave(_ adapter: (any PersistenceAdapter)?) throws -> WriteOutcome {
+    package func performSave(_ adapter: (any PersistenceAdapter)?, validate: Bool = true) throws -> WriteOutcome {
         let schema = recordSchema
         try schema.validate()
         let store = try store(adapter)
-        let before = state
         let isNew = !__isPersisted
+        var validator: (any SaveValidating)?
+        if validate, schema.validatesOnSave, let validating = self as? any SaveValidating {
+            validator = validating
+            // Changes made by validation hooks (normalising input) stay, as in Rails.
+            switch try validating.validateForSave(isNew: isNew, store: store) {
+            case .valid: break
+            case .declined(let hook): return .declined(hook: hook)
+            case .invalid(let error): return .invalid(error)
+            }
+        }
+        let before = state
         do {
             guard try beforeSave() else { restore(before); return .declined(hook: "beforeSave") }
             if isNew {
@@ -76,6 +104,7 @@ extension ModelProtocol {
             restore(before)
             throw error
         }
+        validator?.validatedSaveDidFinish()
         if isNew { afterCreate() } else { afterUpdate() }
         afterSave()
         return .done
@@ -103,6 +132,7 @@ extension ModelProtocol {
         __baseline = __values
         __isPersisted = true
         __home = store
+        __extras?.lastValid = nil
         let change = ModelChange(
             action: .insert, schema: schema, modelType: ObjectIdentifier(Self.self), id: id, values: __values)
         TransactionContext.record(change, instance: self, adapter: store) { { [weak self] in self?.restore(before) } }
@@ -126,6 +156,7 @@ extension ModelProtocol {
         try store.update(__values, changedColumns: changed, in: schema)
         __baseline = __values
         __home = store
+        __extras?.lastValid = nil
         let change = ModelChange(
             action: .update, schema: schema, modelType: ObjectIdentifier(Self.self), id: __values[0], values: __values,
             changedColumns: changed.map { schema.columns[$0].name })

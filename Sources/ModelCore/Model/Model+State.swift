@@ -40,11 +40,17 @@ extension ModelProtocol {
         return result
     }
 
-    /// Returns every column to its last saved value (or, for a new record, its initial
-    /// value). Observers are told about each column that changes.
+    /// Returns every column to its last valid state (the values of the last successful
+    /// validation since the record was saved or loaded, see ModelValidation) or, when there
+    /// is none or the record is already there, to its last saved value (for a new record,
+    /// its initial value). Observers are told about each column that changes.
     public func revert() {
         _ = recordSchema
-        _assignAll(__baseline)
+        if let valid = __extras?.lastValid, valid != __values {
+            _assignAll(valid)
+        } else {
+            _assignAll(__baseline)
+        }
     }
 
     /// Replaces the values with the stored row.
@@ -62,5 +68,6 @@ extension ModelProtocol {
         }
         _assignAll(row)
         __baseline = row
+        __extras?.lastValid = nil
     }
 }

@@ -10,6 +10,11 @@
     var nextToken = 0
     /// Values at the start of each open `transaction {}` block, innermost last.
     var snapshots: [[ModelValue]] = []
+    /// The values of the last successful validation since the last save or load
+    /// (`revert()` returns to them); kept by ModelValidation.
+    package var lastValid: [ModelValue]?
+    /// ModelValidation's memo of the last validation run (values and errors).
+    package var validationMemo: (any Sendable)?
     /// Slots read while resolving a key path to its column.
     @usableFromInline var probe: [Int]?
 

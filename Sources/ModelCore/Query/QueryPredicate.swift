@@ -15,6 +15,22 @@ public enum TextOperator: String, Sendable, Hashable, CaseIterable {
     case like
 }
 
+extension TextOperator {
+    /// Escapes `%`, `_` and `\` so `text` matches literally inside a ``like`` pattern.
+    ///
+    /// ```swift
+    /// .text(column: 1, .like, TextOperator.escapeLike("100%") + "%", caseInsensitive: false)
+    /// ```
+    public static func escapeLike(_ text: String) -> String {
+        var out = ""
+        for c in text.unicodeScalars {
+            if c == "%" || c == "_" || c == "\\" { out.unicodeScalars.append("\\") }
+            out.unicodeScalars.append(c)
+        }
+        return out
+    }
+}
+
 /// A condition on a model's rows: a closed tree that every adapter interprets.
 ///
 /// Columns are row indexes into the query's ``ModelSchema``. Null semantics are SQL's:

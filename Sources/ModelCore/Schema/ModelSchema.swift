@@ -24,14 +24,17 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
     /// Why this model cannot be persisted, if it cannot.
     public let problem: SchemaError?
 
+    /// Whether the model conforms to ``SaveValidating`` (checked once, when built).
+    package let validatesOnSave: Bool
     /// Declaration locations by row index (`-1` for the id).
     @usableFromInline package let locations: [Int]
     private let indexByName: [String: Int]
 
     package init(
         modelName: String, tableName: String, columns: [ColumnDefinition], idGeneration: IDGeneration,
-        locations: [Int], timestamps: Bool, problem: SchemaError?
+        locations: [Int], timestamps: Bool, problem: SchemaError?, validatesOnSave: Bool = false
     ) {
+        self.validatesOnSave = validatesOnSave
         self.modelName = modelName
         self.tableName = tableName
         self.columns = columns

@@ -17,16 +17,6 @@ public enum TextMatcher {
         }
     }
 
-    /// Escapes `%`, `_` and `\` so `text` matches literally inside a LIKE pattern.
-    public static func escapeLike(_ text: String) -> String {
-        var out = ""
-        for c in text.unicodeScalars {
-            if c == "%" || c == "_" || c == "\\" { out.unicodeScalars.append("\\") }
-            out.unicodeScalars.append(c)
-        }
-        return out
-    }
-
     enum Token: Equatable { case literal(UInt32), one, any }
 
     static func pattern(_ p: [UInt32]) -> [Token] {

@@ -1,0 +1,60 @@
+import Foundation
+import Synchronization
+
+/// The message templates of the built-in rules, by code, and their process-wide overrides.
+///
+/// Templates may use `{count}`, `{unit}`, `{low}`, `{high}` and `{value}`. A rule's own
+/// `.message(_:)` wins over these.
+///
+/// ```swift
+/// ValidationMessages.setTemplate("must be filled in", for: "blank")
+/// ValidationMessages.setTemplate(nil, for: "blank")     // back to "can't be blank"
+/// ```
+public enum ValidationMessages {
+    /// The built-in templates.
+    public static let defaults: [String: String] = [
+        "blank": "can't be blank",
+        "too_short": "is too short (minimum is {count} {unit})",
+        "too_long": "is too long (maximum is {count} {unit})",
+        "wrong_length": "is the wrong length (should be {count} {unit})",
+        "invalid": "is invalid",
+        "invalid_email": "is not a valid email address",
+        "not_a_number": "is not a number",
+        "not_an_integer": "must be an integer",
+        "greater_than": "must be greater than {count}",
+        "greater_than_or_equal_to": "must be greater than or equal to {count}",
+        "less_than": "must be less than {count}",
+        "less_than_or_equal_to": "must be less than or equal to {count}",
+        "equal_to": "must be equal to {count}",
+        "not_in_range": "must be between {low} and {high}",
+        "inclusion": "is not included in the list",
+        "exclusion": "is reserved",
+        "taken": "has already been taken",
+        "confirmation": "doesn't match its confirmation",
+    ]
+
+    private static let overrides = Mutex<[String: String]>([:])
+
+    /// Replaces the template for `code` in this process (`nil` restores the default).
+    public static func setTemplate(_ template: String?, for code: String) {
+        overrides.withLock { $0[code] = template }
+    }
+
+    /// Removes every override.
+    public static func resetTemplates() {
+        overrides.withLock { $0 = [:] }
+    }
+
+    /// The template in effect for `code` (`"is invalid"` for codes without one).
+    public static func template(for code: String) -> String {
+        overrides.withLock { $0[code] } ?? defaults[code] ?? "is invalid"
+    }
+
+    /// Fills `{key}` placeholders.
+    package static func render(_ template: String, _ details: [String: String]) -> String {
+        guard template.contains("{") else { return template }
+        var out = template
+        for (key, value) in details { out = out.replacingOccurrences(of: "{\(key)}", with: value) }
+        return out
+    }
+}
