@@ -133,7 +133,7 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
     /// - Complexity: O(n), plus O(m log m) to sort m matches.
     public func fetch(_ query: StoreQuery) throws -> [[ModelValue]] {
         try lock.withLock {
-            QueryEngine.run(query, over: try table(for: query.schema).rows)
+            QueryEngine.select(query, from: try table(for: query.schema))
         }
     }
 
@@ -144,7 +144,7 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
         try lock.withLock {
             let table = try table(for: query.schema)
             if query.predicate == nil, query.offset == 0, query.limit == nil { return table.live }
-            return QueryEngine.count(query, over: table.rows)
+            return QueryEngine.count(query, from: table)
         }
     }
 
@@ -153,9 +153,44 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
     /// - Complexity: O(n) to match, O(1) per deleted row.
     public func delete(_ query: StoreQuery) throws -> Int {
         try lock.withLock {
-            let ids = QueryEngine.run(query, over: try table(for: query.schema).rows).map { $0[0] }
+            let ids = QueryEngine.select(query, from: try table(for: query.schema)).map { $0[0] }
             for id in ids { _ = try delete(id: id, from: query.schema) }
             return ids.count
+        }
+    }
+
+    /// Sets columns on the rows matching the query, journaled like single updates.
+    ///
+    /// - Complexity: O(n) to match, O(columns) per changed row.
+    public func update(_ query: StoreQuery, set values: [Int: ModelValue]) throws -> Int {
+        try lock.withLock {
+            let table = try table(for: query.schema)
+            let width = query.schema.columns.count
+            for column in values.keys where column <= 0 || column >= width {
+                throw StoreError(
+                    .invalidRequest, table: query.schema.tableName,
+                    message: column == 0 ? "updateAll cannot change ids" : "column index \(column) out of range")
+            }
+            var changed = 0
+            for row in QueryEngine.select(query, from: table) {
+                guard let slot = table.slot(of: row[0]) else { continue }
+                var new = row
+                for (column, value) in values { new[column] = value }
+                if new == row { continue }
+                table.replace(at: slot, with: new)
+                if !journal.isEmpty { journal[journal.count - 1].append(.updated(table: table, slot: slot, old: row)) }
+                changed += 1
+            }
+            return changed
+        }
+    }
+
+    /// Computes the query's aggregate with ``QueryEngine``.
+    ///
+    /// - Complexity: O(n), plus sorting when the query sorts or groups.
+    public func aggregate(_ query: StoreQuery) throws -> [AggregateGroup] {
+        try lock.withLock {
+            try QueryEngine.aggregate(query, from: try table(for: query.schema))
         }
     }
 

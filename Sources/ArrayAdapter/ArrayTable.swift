@@ -15,14 +15,6 @@ final class ArrayTable {
 
     init(schema: ModelSchema) { self.schema = schema }
 
-    /// Live rows in insertion order (rows are shared, not copied).
-    var rows: [[ModelValue]] {
-        var result: [[ModelValue]] = []
-        result.reserveCapacity(live)
-        for case let row? in slots { result.append(row) }
-        return result
-    }
-
     func slot(of id: ModelValue) -> Int? { index[id] }
 
     func row(at slot: Int) -> [ModelValue]? { slots[slot] }
@@ -75,6 +67,36 @@ final class ArrayTable {
         }
         slots = compacted
     }
+}
+
+extension ArrayTable: RowSource {
+    /// Live rows in insertion order, read in place (rows are shared, not copied).
+    var storeOrderRows: LiveRows { LiveRows(slots: slots) }
+
+    func locate(id: ModelValue) -> (position: Int, row: [ModelValue])? {
+        guard let slot = index[id], let row = slots[slot] else { return nil }
+        return (slot, row)
+    }
+}
+
+/// The live rows of a slot array, skipping tombstones (shares the array; no copy).
+struct LiveRows: Sequence {
+    let slots: [[ModelValue]?]
+
+    struct Iterator: IteratorProtocol {
+        let slots: [[ModelValue]?]
+        var k = 0
+        mutating func next() -> [ModelValue]? {
+            while k < slots.count {
+                defer { k += 1 }
+                if let row = slots[k] { return row }
+            }
+            return nil
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(slots: slots) }
+    var underestimatedCount: Int { 0 }
 }
 
 /// id → slot. Integer ids (the common case) use an `Int64`-keyed dictionary, which hashes

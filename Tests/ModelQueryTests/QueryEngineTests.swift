@@ -23,7 +23,7 @@ struct QueryEngineTests {
 
     func ids(_ predicate: QueryPredicate?, sort: [SortKey] = [], limit: Int? = nil, offset: Int = 0) -> [ModelValue] {
         let query = StoreQuery(schema: Self.schema, predicate: predicate, sort: sort, limit: limit, offset: offset)
-        return QueryEngine.run(query, over: Self.rows).map { $0[0] }
+        return QueryEngine.select(query, from: Self.rows).map { $0[0] }
     }
 
     @Test func comparisonsWithNullAreUnknown() {
@@ -94,6 +94,58 @@ struct QueryEngineTests {
         #expect(ids(nil, offset: 9) == [])
         #expect(ids(nil, limit: 0) == [])
         let query = StoreQuery(schema: Self.schema, predicate: .isNotNull(column: 2), limit: 2, offset: 1)
-        #expect(QueryEngine.count(query, over: Self.rows) == 2)
+        #expect(QueryEngine.count(query, from: Self.rows) == 2)
+    }
+
+    /// A source that records whether the engine scanned it.
+    final class CountingSource: RowSource {
+        let rows: [[ModelValue]]
+        var scans = 0
+        init(_ rows: [[ModelValue]]) { self.rows = rows }
+        var storeOrderRows: [[ModelValue]] {
+            scans += 1
+            return rows
+        }
+        func locate(id: ModelValue) -> (position: Int, row: [ModelValue])? {
+            rows.firstIndex { $0[0] == id }.map { ($0, rows[$0]) }
+        }
+    }
+
+    @Test func idPredicatesUseTheIndexInsteadOfScanning() {
+        let source = CountingSource(Self.rows)
+        func select(_ predicate: QueryPredicate) -> [ModelValue] {
+            QueryEngine.select(StoreQuery(schema: Self.schema, predicate: predicate), from: source).map { $0[0] }
+        }
+        #expect(select(.compare(column: 0, .equal, 3)) == [3])
+        #expect(select(.isIn(column: 0, [4, 1, 4, 42, nil])) == [1, 4])
+        #expect(select(.and([.compare(column: 2, .equal, 3), .isIn(column: 0, [3, 4])])) == [3])
+        #expect(QueryEngine.count(StoreQuery(schema: Self.schema, predicate: .isIn(column: 0, [1, 2])), from: source) == 2)
+        #expect(source.scans == 0)
+        #expect(select(.compare(column: 0, .equal, 3.0)) == [3])  // cross-kind equality falls back to a scan
+        #expect(select(.or([.compare(column: 0, .equal, 1), .compare(column: 0, .equal, 2)])) == [1, 2])
+        #expect(source.scans == 2)
+    }
+
+    @Test func aggregatesFollowSQLiteRules() throws {
+        func aggregate(_ f: Aggregate.Function, _ column: Int?, groupBy: [Int] = [], _ predicate: QueryPredicate? = nil) throws
+            -> [AggregateGroup]
+        {
+            let query = StoreQuery(schema: Self.schema, predicate: predicate, aggregate: Aggregate(f, column: column, groupBy: groupBy))
+            return try QueryEngine.aggregate(query, from: Self.rows)
+        }
+        #expect(try aggregate(.count, nil).first?.value == 5)
+        #expect(try aggregate(.count, 1).first?.value == 4)  // non-null names
+        #expect(try aggregate(.sum, 2).first?.value == .int(17))
+        #expect(try aggregate(.sum, 3).first?.value == .double(3.0))
+        #expect(try aggregate(.average, 2).first?.value == .double(17.0 / 4))
+        #expect(try aggregate(.min, 1).first?.value == "50% off_sale")
+        #expect(try aggregate(.max, 3).first?.value == 2.0)
+        #expect(try aggregate(.sum, 2, .isNull(column: 2)).first?.value == .null)
+        #expect(try aggregate(.count, 2, .isNull(column: 2)).first?.value == 0)
+        let groups = try aggregate(.count, nil, groupBy: [2])
+        #expect(groups.map(\.key) == [nil, 1, 3, 10])
+        #expect(groups.map(\.value) == [1, 1, 2, 1])
+        #expect(throws: StoreError.self) { try QueryEngine.aggregate(StoreQuery(schema: Self.schema), from: Self.rows) }
+        #expect(throws: StoreError.self) { try aggregate(.sum, 99) }
     }
 }

@@ -95,6 +95,19 @@ extension ModelProtocol {
         return count
     }
 
+    /// Bulk-updates the rows a query matches (no hooks, no timestamps) and announces one
+    /// change naming the columns set.
+    package static func updateRows(
+        _ query: StoreQuery, set values: [Int: ModelValue], schema: ModelSchema, store: any PersistenceAdapter
+    ) throws -> Int {
+        let count = try store.update(query, set: values)
+        let change = ModelChange(
+            action: .updateAll, schema: schema, modelType: ObjectIdentifier(Self.self), id: .null, values: [],
+            changedColumns: values.keys.sorted().map { schema.columns[$0].name }, count: count)
+        TransactionContext.record(change, instance: nil, adapter: store) { nil }
+        return count
+    }
+
     /// A record holding a stored row.
     package static func materialize(_ row: [ModelValue], schema: ModelSchema, store: any PersistenceAdapter)
         -> Self

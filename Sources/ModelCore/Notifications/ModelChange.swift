@@ -15,13 +15,16 @@ public struct ModelChange: Sendable, CustomStringConvertible {
         case insert, update, delete
         /// A bulk delete: one event for ``ModelChange/count`` rows, none per row.
         case deleteAll
+        /// A bulk update (`updateAll`): one event for ``ModelChange/count`` rows, naming
+        /// the ``ModelChange/changedColumns``.
+        case updateAll
     }
 
     /// What happened.
     public let action: Action
     /// The model's schema (names, columns).
     public let schema: ModelSchema
-    /// The record's id (`null` for ``Action/deleteAll``).
+    /// The record's id (`null` for bulk actions).
     public let id: ModelValue
     /// The record's values after the change (before it, for a delete); empty for bulk.
     public let values: [ModelValue]
@@ -68,7 +71,10 @@ public struct ModelChange: Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        action == .deleteAll ? "\(modelName) deleteAll (\(count))" : "\(modelName) \(action.rawValue) id \(id)"
+        switch action {
+        case .deleteAll, .updateAll: "\(modelName) \(action.rawValue) (\(count))"
+        case .insert, .update, .delete: "\(modelName) \(action.rawValue) id \(id)"
+        }
     }
 }
 

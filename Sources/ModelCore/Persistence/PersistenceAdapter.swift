@@ -37,6 +37,15 @@ public protocol PersistenceAdapter: AnyObject, Sendable {
     /// Deletes the rows matching a query; returns how many.
     func delete(_ query: StoreQuery) throws -> Int
 
+    /// Sets the given columns (row index → value, already cast) on every row the query
+    /// selects, in one operation; returns how many rows it changed. The id cannot be set.
+    func update(_ query: StoreQuery, set values: [Int: ModelValue]) throws -> Int
+
+    /// Computes `query.aggregate` over the rows the query selects (see ``Aggregate`` for
+    /// the semantics every adapter must match). A query without an aggregate is a
+    /// ``StoreError`` `.invalidRequest`.
+    func aggregate(_ query: StoreQuery) throws -> [AggregateGroup]
+
     /// Runs `body` atomically: if it throws, every write it made is undone. A nested call
     /// is a savepoint: throwing undoes exactly that level. Other threads' writes wait
     /// until the outermost level ends.

@@ -90,17 +90,24 @@ public struct StoreQuery: Sendable, Equatable {
     public var limit: Int?
     /// Skip this many rows first.
     public var offset: Int
+    /// For ``PersistenceAdapter/aggregate(_:)``: what to compute over the selected rows.
+    public var aggregate: Aggregate?
 
     /// Creates a query.
-    public init(schema: ModelSchema, predicate: QueryPredicate? = nil, sort: [SortKey] = [], limit: Int? = nil, offset: Int = 0) {
+    public init(
+        schema: ModelSchema, predicate: QueryPredicate? = nil, sort: [SortKey] = [], limit: Int? = nil, offset: Int = 0,
+        aggregate: Aggregate? = nil
+    ) {
         self.schema = schema
         self.predicate = predicate
         self.sort = sort
         self.limit = limit
         self.offset = offset
+        self.aggregate = aggregate
     }
 
     public static func == (a: StoreQuery, b: StoreQuery) -> Bool {
         a.schema === b.schema && a.predicate == b.predicate && a.sort == b.sort && a.limit == b.limit && a.offset == b.offset
+            && a.aggregate == b.aggregate
     }
 }

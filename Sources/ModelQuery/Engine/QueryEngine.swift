@@ -7,33 +7,79 @@
 /// - Ordering uses ``ModelValue/sortCompare(to:)``: nulls first ascending, last
 ///   descending; strings by UTF-8 bytes (SQLite's `BINARY`); ties keep store order.
 public enum QueryEngine {
-    /// The rows of `rows` (in store order) that `query` selects, sorted, offset, limited.
+    /// The rows `query` selects from `source`: matched, sorted, offset, limited.
     ///
-    /// - Complexity: O(n) to filter, plus O(m log m) to sort the m matches.
-    public static func run<S: Sequence>(_ query: StoreQuery, over rows: S) -> [[ModelValue]] where S.Element == [ModelValue] {
-        var matches: [[ModelValue]] = []
-        if query.predicate == nil, query.sort.isEmpty, let all = rows as? [[ModelValue]] {
-            return window(all, offset: query.offset, limit: query.limit)
-        }
-        if let predicate = query.predicate {
-            for row in rows where evaluate(predicate, row) == true { matches.append(row) }
-        } else {
-            matches.append(contentsOf: rows)
-        }
+    /// An id predicate (`id = v`, `id IN (...)`, alone or inside a top-level `and`) is
+    /// answered through the source's id index; anything else scans the rows once without
+    /// copying them.
+    ///
+    /// - Complexity: O(n) to filter (O(k) for k ids), plus O(m log m) to sort m matches.
+    public static func select<Source: RowSource>(_ query: StoreQuery, from source: Source) -> [[ModelValue]] {
+        var matches = candidates(query.predicate, in: source)
         if !query.sort.isEmpty { matches = sorted(matches, by: query.sort) }
         return window(matches, offset: query.offset, limit: query.limit)
     }
 
-    /// How many rows `query` selects (limit and offset apply).
-    public static func count<S: Sequence>(_ query: StoreQuery, over rows: S) -> Int where S.Element == [ModelValue] {
-        var n = 0
+    /// How many rows `query` selects (offset and limit apply).
+    public static func count<Source: RowSource>(_ query: StoreQuery, from source: Source) -> Int {
+        let n: Int
         if let predicate = query.predicate {
-            for row in rows where evaluate(predicate, row) == true { n += 1 }
+            if let ids = idConstraint(predicate) {
+                n = located(ids, in: source).reduce(0) { evaluate(predicate, $1) == true ? $0 + 1 : $0 }
+            } else {
+                var k = 0
+                for row in source.storeOrderRows where evaluate(predicate, row) == true { k += 1 }
+                n = k
+            }
         } else {
-            for _ in rows { n += 1 }
+            n = source.storeOrderRows.reduce(0) { n, _ in n + 1 }
         }
         let afterOffset = max(0, n - max(0, query.offset))
         return query.limit.map { min(max(0, $0), afterOffset) } ?? afterOffset
+    }
+
+    /// Matching rows in store order.
+    static func candidates<Source: RowSource>(_ predicate: QueryPredicate?, in source: Source) -> [[ModelValue]] {
+        guard let predicate else { return Array(source.storeOrderRows) }
+        if let ids = idConstraint(predicate) {
+            return located(ids, in: source).filter { evaluate(predicate, $0) == true }
+        }
+        var matches: [[ModelValue]] = []
+        for row in source.storeOrderRows where evaluate(predicate, row) == true { matches.append(row) }
+        return matches
+    }
+
+    /// The ids a predicate restricts the id column to, when it visibly does (and the ids
+    /// are of an indexable kind: numeric cross-kind equality such as `1 = 1.0` scans).
+    static func idConstraint(_ predicate: QueryPredicate) -> [ModelValue]? {
+        func indexable(_ ids: [ModelValue]) -> [ModelValue]? {
+            for id in ids {
+                switch id {
+                case .double, .bool: return nil
+                default: continue
+                }
+            }
+            return ids
+        }
+        switch predicate {
+        case .compare(column: 0, .equal, let id): return indexable([id])
+        case .isIn(column: 0, let ids): return indexable(ids)
+        case .and(let parts):
+            for part in parts { if let ids = idConstraint(part) { return ids } }
+            return nil
+        default: return nil
+        }
+    }
+
+    /// The rows with these ids, once each, in store order.
+    static func located<Source: RowSource>(_ ids: [ModelValue], in source: Source) -> [[ModelValue]] {
+        var found: [(position: Int, row: [ModelValue])] = []
+        var seen = Set<Int>()
+        for id in ids where !id.isNull {
+            if let hit = source.locate(id: id), seen.insert(hit.position).inserted { found.append(hit) }
+        }
+        found.sort { $0.position < $1.position }
+        return found.map(\.row)
     }
 
     /// Applies offset then limit.

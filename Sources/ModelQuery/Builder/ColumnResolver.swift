@@ -1,0 +1,78 @@
+import Synchronization
+
+/// Turns column references (names, key paths) and query values into row indexes and cast
+/// values for one model; key-path lookups are cached per key path.
+struct ColumnResolver<M: ModelProtocol> {
+    let schema: ModelSchema
+
+    init() { schema = M.schema }
+
+    /// The row index of a stored column name.
+    func slot(_ name: String) throws(QueryError) -> Int {
+        guard let slot = schema.index(ofColumn: name) else {
+            throw QueryError(
+                .unknownColumn, model: schema.modelName, column: name,
+                message: "no column named \"\(name)\"; columns: " + schema.columns.map(\.name).joined(separator: ", "))
+        }
+        return slot
+    }
+
+    /// The row index of the `@Column` property behind a key path (`\.id` is 0).
+    func slot<V>(_ keyPath: KeyPath<M, V>) throws(QueryError) -> Int {
+        if let cached = KeyPathSlots.cache.withLock({ $0[KeyPathSlots.Key(keyPath)] }) { return cached }
+        if (keyPath as AnyKeyPath) == (\M.id as AnyKeyPath) { return 0 }
+        let probe = M()
+        do {
+            let slot = try probe.slot(of: keyPath)
+            KeyPathSlots.cache.withLock { $0[KeyPathSlots.Key(keyPath)] = slot }
+            return slot
+        } catch {
+            throw QueryError(
+                .unknownColumn, model: schema.modelName, column: "\(keyPath)",
+                message: "the key path is not an @Column property")
+        }
+    }
+
+    /// `value` cast for the column at `slot`, as assignment casts it.
+    func cast(_ value: ModelValue, for slot: Int) throws(QueryError) -> ModelValue {
+        let column = schema.columns[slot]
+        if value.isNull { return .null }
+        let target = CastTarget(column.type, optional: true, elementType: column.elementType)
+        do {
+            let cast = try Caster.cast(value, to: target)
+            if column.accepts(cast) { return cast }
+        } catch {
+            throw QueryError(
+                .invalidValue, model: schema.modelName, column: column.name, value: value,
+                message: "\(value.debugDescription) cannot be compared with the \(column.castTarget) column: \(error.reason)")
+        }
+        throw QueryError(
+            .invalidValue, model: schema.modelName, column: column.name, value: value,
+            message: "\(value.debugDescription) is out of range for the column's Swift type")
+    }
+
+    /// Fails unless the column at `slot` holds strings.
+    func requireText(_ slot: Int, for operation: String) throws(QueryError) {
+        let column = schema.columns[slot]
+        guard column.type == .string || column.type == .text else {
+            throw QueryError(
+                .invalidOperator, model: schema.modelName, column: column.name,
+                message: "\(operation) needs a string column, not \(column.type)")
+        }
+    }
+}
+
+/// Key path → row index, shared by every model (key paths include their root type).
+enum KeyPathSlots {
+    static let cache = Mutex<[Key: Int]>([:])
+
+    /// A key path as a dictionary key.
+    ///
+    /// `@unchecked Sendable`: only ever read or stored inside `cache`'s `Mutex`; key paths
+    /// are immutable once formed, and the ones cached here name stored `@Column`
+    /// properties (no captured subscript arguments).
+    struct Key: Hashable, @unchecked Sendable {
+        let keyPath: AnyKeyPath
+        init(_ keyPath: AnyKeyPath) { self.keyPath = keyPath }
+    }
+}

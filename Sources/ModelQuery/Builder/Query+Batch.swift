@@ -1,0 +1,45 @@
+extension Query {
+    /// Deletes every selected record in one bulk store operation.
+    ///
+    /// No hooks run, relations are not followed, and one ``ModelChange`` (`.deleteAll`)
+    /// is announced. Use `destroy()` per record when hooks matter.
+    ///
+    /// - Returns: how many records were deleted.
+    @discardableResult
+    public func deleteAll() throws -> Int {
+        let (query, store) = try resolvedByID()
+        return try M.deleteRows(query, schema: query.schema, store: store)
+    }
+
+    /// Sets columns on every selected record in one bulk store operation.
+    ///
+    /// Values are cast to the columns' types as assignment casts them; the id cannot be
+    /// set. No hooks or validations run, `updated_at` is not stamped (set it yourself if
+    /// you want it), records already in memory are not refreshed, and one ``ModelChange``
+    /// (`.updateAll`) is announced.
+    ///
+    /// ```swift
+    /// try Task.where("done").eq(true).updateAll(["archived": true])
+    /// ```
+    ///
+    /// - Returns: how many records changed.
+    @discardableResult
+    public func updateAll(_ values: [String: ModelValue]) throws -> Int {
+        let resolver = ColumnResolver<M>()
+        var assignments: [Int: ModelValue] = [:]
+        for (name, value) in values {
+            let slot = try resolver.slot(name)
+            guard slot != 0 else { throw argument("updateAll cannot change ids") }
+            let column = M.schema.columns[slot]
+            if value.isNull, !column.isOptional {
+                throw QueryError(
+                    .invalidValue, model: M.schema.modelName, column: name, value: value,
+                    message: "\(name) is not optional")
+            }
+            assignments[slot] = try resolver.cast(value, for: slot)
+        }
+        guard !assignments.isEmpty else { return 0 }
+        let (query, store) = try resolvedByID()
+        return try M.updateRows(query, set: assignments, schema: query.schema, store: store)
+    }
+}

@@ -1,0 +1,158 @@
+extension Query {
+    /// The compiled query and the store it runs on.
+    func prepared() throws -> (StoreQuery, any PersistenceAdapter) {
+        let query = try storeQuery()
+        let (_, store) = try M.context(adapter)
+        return (query, store)
+    }
+
+    /// Records the whole query selects, applying Swift filters, comparator and window.
+    func records() throws -> [M] {
+        var (query, store) = try prepared()
+        guard runsInSwift else { return try M.fetch(query, store: store) }
+        query.limit = nil
+        query.offset = 0
+        if comparator != nil { query.sort = [] }
+        var records = try M.fetch(query, store: store)
+        if !filters.isEmpty { records = records.filter { record in filters.allSatisfy { $0(record) } } }
+        if let comparator {
+            // Stable: ties keep the store order.
+            records = records.enumerated().sorted { a, b in
+                if comparator(a.element, b.element) { return true }
+                if comparator(b.element, a.element) { return false }
+                return a.offset < b.offset
+            }.map(\.element)
+        }
+        return QueryEngine.window(records, offset: offsetCount, limit: limitCount)
+    }
+
+    /// For Swift-evaluated queries, a store query selecting exactly the final records by
+    /// id (so counts, aggregates and batch operations see what `all()` returns).
+    func resolvedByID() throws -> (StoreQuery, any PersistenceAdapter) {
+        let (query, store) = try prepared()
+        guard runsInSwift else { return (query, store) }
+        let ids = try records().map { $0.__values[0] }
+        return (StoreQuery(schema: query.schema, predicate: .isIn(column: 0, ids)), store)
+    }
+
+    // MARK: Terminals
+
+    /// Every record the query selects.
+    public func all() throws -> [M] { try records() }
+
+    /// The first record, or nil.
+    public func first() throws -> M? { try first(1).first }
+
+    /// The first `count` records.
+    public func first(_ count: Int) throws -> [M] {
+        guard count >= 0 else { throw argument("first(\(count)) needs a count of at least 0") }
+        if runsInSwift { return Array(try records().prefix(count)) }
+        var (query, store) = try prepared()
+        query.limit = Swift.min(query.limit ?? count, count)
+        return try M.fetch(query, store: store)
+    }
+
+    /// The last record, or nil.
+    public func last() throws -> M? { try last(1).last }
+
+    /// The last `count` records, in query order.
+    ///
+    /// Runs a count, then fetches the tail window (two store calls; no full fetch).
+    public func last(_ count: Int) throws -> [M] {
+        guard count >= 0 else { throw argument("last(\(count)) needs a count of at least 0") }
+        if runsInSwift { return Array(try records().suffix(count)) }
+        var (query, store) = try prepared()
+        let total = try store.count(query)
+        query.offset += Swift.max(0, total - count)
+        query.limit = Swift.min(count, total)
+        return try M.fetch(query, store: store)
+    }
+
+    /// How many records the query selects (limit and offset apply).
+    public func count() throws -> Int {
+        if runsInSwift { return try records().count }
+        let (query, store) = try prepared()
+        return try store.count(query)
+    }
+
+    /// Whether the query selects any record.
+    public func exists() throws -> Bool {
+        if runsInSwift { return try !records().isEmpty }
+        var (query, store) = try prepared()
+        if query.limit != 0 { query.limit = 1 }
+        return try store.count(query) > 0
+    }
+
+    /// One page of results, numbered from 1, with the total and page count.
+    ///
+    /// ```swift
+    /// let page = try Task.query().order(by: "name").page(2, per: 20)
+    /// page.items.count; page.total; page.pageCount; page.hasNext
+    /// ```
+    public func page(_ number: Int, per size: Int) throws -> Page<M> {
+        guard number >= 1 else { throw argument("page numbers start at 1 (got \(number))") }
+        guard size >= 1 else { throw argument("a page holds at least 1 record (got \(size))") }
+        let skip = (number - 1).multipliedReportingOverflow(by: size)
+        guard !skip.overflow else { throw argument("page \(number) of \(size) is out of range") }
+        if runsInSwift {
+            let all = try records()
+            return Page(items: Array(all.dropFirst(skip.partialValue).prefix(size)), number: number, size: size, total: all.count)
+        }
+        var (query, store) = try prepared()
+        let total = try store.count(query)
+        let items: [M]
+        if skip.partialValue >= total {
+            items = []
+        } else {
+            query.offset += skip.partialValue
+            query.limit = Swift.min(size, total - skip.partialValue)
+            items = try M.fetch(query, store: store)
+        }
+        return Page(items: items, number: number, size: size, total: total)
+    }
+
+    /// The stored values of one column for the selected records, in query order, without
+    /// building records.
+    public func pluck(_ column: String) throws -> [ModelValue] {
+        let slot = try ColumnResolver<M>().slot(column)
+        if runsInSwift { return try records().map { $0.__values[slot] } }
+        let (query, store) = try prepared()
+        return try store.fetch(query).map { $0[slot] }
+    }
+
+    /// The typed values of one column for the selected records.
+    public func pluck<V: ColumnValue>(_ keyPath: KeyPath<M, V>) throws -> [V] {
+        let slot = try ColumnResolver<M>().slot(keyPath)
+        let values: [ModelValue]
+        if runsInSwift {
+            values = try records().map { $0.__values[slot] }
+        } else {
+            let (query, store) = try prepared()
+            values = try store.fetch(query).map { $0[slot] }
+        }
+        return values.compactMap { V(modelValue: $0) }
+    }
+
+    func argument(_ message: String) -> QueryError {
+        QueryError(.invalidArgument, model: M.schema.modelName, message: message)
+    }
+}
+
+/// One page of a query's results.
+public struct Page<M: ModelProtocol> {
+    /// The records on this page.
+    public let items: [M]
+    /// The page number (from 1).
+    public let number: Int
+    /// The page size asked for.
+    public let size: Int
+    /// How many records the whole query selects.
+    public let total: Int
+
+    /// How many pages the results fill (0 when there are none).
+    public var pageCount: Int { (total + size - 1) / size }
+    /// Whether a later page has records.
+    public var hasNext: Bool { number < pageCount }
+    /// Whether this is not the first page.
+    public var hasPrevious: Bool { number > 1 }
+}
