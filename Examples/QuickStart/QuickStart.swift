@@ -49,6 +49,11 @@ struct QuickStart {
         print("Count:", try Task.count())
         for task in try Task.all() { print(" -", task.id ?? 0, task.name, task.dueDate.map { "\($0)" } ?? "-") }
 
+        let early = try Task.where(\.dueDate < ModelClock.now()).order(by: \.dueDate, .descending).all()
+        print("Due before now, latest first:", early.map(\.name))
+        print("Names containing \"m\":", try Task.where("name").contains("m").pluck(\.name))
+        print("Tasks per due date:", try Task.query().group(by: "due_date").count().map { "\($0.key): \($0.value)" })
+
         let invalid = Task()
         invalid.priority = 9
         if try !invalid.save() { print("Not saved:", invalid.errors.fullMessages.joined(separator: "; ")) }

@@ -38,6 +38,8 @@ func seededPlain(_ n: Int) -> PlainStore {
 }
 
 let lookups = 10_000
+/// Repetitions of the filtered query per timing.
+let queryRepeats = 20
 
 let workloads: [Workload] = [
     Workload(
@@ -98,6 +100,36 @@ let workloads: [Workload] = [
                 var sum = 0
                 for id in ids {
                     if let slot = plain.index[id], let row = plain.rows[slot] { sum &+= row.age }
+                }
+                blackHole(sum)
+            }
+        }),
+    Workload(
+        name: "filtered query x20",
+        model: { n in
+            let (store, _) = try seededStore(n)
+            let query = Person.where(.between(\.age, 30, 40) && \.city == "Paris")
+                .order(by: \.score, .descending)
+                .limit(100)
+                .using(store)
+            return try time {
+                var sum = 0.0
+                for _ in 0..<queryRepeats {
+                    for p in try query.all() { sum += p.score }
+                }
+                blackHole(sum)
+            }
+        },
+        baseline: { n in
+            let plain = seededPlain(n)
+            return time {
+                var sum = 0.0
+                for _ in 0..<queryRepeats {
+                    let top = plain.rows.lazy.compactMap { $0 }
+                        .filter { $0.age >= 30 && $0.age <= 40 && $0.city == "Paris" }
+                        .sorted { $0.score > $1.score }
+                        .prefix(100)
+                    for p in top { sum += p.score }
                 }
                 blackHole(sum)
             }

@@ -12,7 +12,7 @@ final class Person: Model {
     @Column var notes: String?
     @Column var rank: Int64 = 0
     @Column var balance: Double = 0
-    @Column var tag: String = ""
+    @Column var city: String = ""
     init() {}
 }
 
@@ -28,7 +28,7 @@ struct PersonRow {
     var notes: String?
     var rank: Int64
     var balance: Double
-    var tag: String
+    var city: String
 }
 
 /// The baseline store: an insertion-ordered array of structs plus an id index, the way a
@@ -52,6 +52,7 @@ struct PlainStore {
 
 enum Fixture {
     static let names = (0..<1_000).map { "person-\($0)" }
+    static let cities = ["Paris", "London", "Berlin", "Madrid", "Rome", "Lisbon", "Vienna"]
 
     static func fill(_ p: Person, _ k: Int) {
         p.name = names[k % names.count]
@@ -63,14 +64,14 @@ enum Fixture {
         p.notes = k % 3 == 0 ? nil : "note"
         p.rank = Int64(k)
         p.balance = Double(k) * 1.25
-        p.tag = k % 2 == 0 ? "even" : "odd"
+        p.city = cities[k % cities.count]
     }
 
     static func row(_ k: Int) -> PersonRow {
         PersonRow(
             id: 0, name: names[k % names.count], email: "p\(k)@example.com", age: k % 90, score: Double(k) * 0.5,
             active: k % 2 == 0, joined: Date(timeIntervalSince1970: Double(k)), notes: k % 3 == 0 ? nil : "note",
-            rank: Int64(k), balance: Double(k) * 1.25, tag: k % 2 == 0 ? "even" : "odd")
+            rank: Int64(k), balance: Double(k) * 1.25, city: cities[k % cities.count])
     }
 
     /// Deterministic pseudo-random ids in 1...n.
