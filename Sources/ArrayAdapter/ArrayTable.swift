@@ -12,8 +12,15 @@ final class ArrayTable {
     @exclusivity(unchecked) private var index = IDIndex()
     @exclusivity(unchecked) private(set) var live = 0
     @exclusivity(unchecked) var nextID: Int64 = 1
+    /// Secondary indexes of `.indexed` and `.unique` columns (foreign keys are indexed).
+    @exclusivity(unchecked) private var secondary: [Int: ColumnIndex] = [:]
 
-    init(schema: ModelSchema) { self.schema = schema }
+    init(schema: ModelSchema) {
+        self.schema = schema
+        for column in schema.columns.dropFirst() where !column.options.isDisjoint(with: [.indexed, .unique]) {
+            secondary[column.index] = ColumnIndex()
+        }
+    }
 
     func slot(of id: ModelValue) -> Int? { index[id] }
 
@@ -27,23 +34,34 @@ final class ArrayTable {
         slots.append(row)
         index[row[0]] = slot
         live += 1
+        if !secondary.isEmpty { indexRow(row, at: slot) }
         return slot
     }
 
     /// Removes the last slot (undoing an append).
     func removeLast(id: ModelValue) {
+        if !secondary.isEmpty, let row = slots.last ?? nil { unindexRow(row, at: slots.count - 1) }
         slots.removeLast()
         index[id] = nil
         live -= 1
     }
 
-    func replace(at slot: Int, with row: [ModelValue]) { slots[slot] = row }
+    func replace(at slot: Int, with row: [ModelValue]) {
+        if !secondary.isEmpty, let old = slots[slot] {
+            for (column, _) in secondary where old[column] != row[column] {
+                secondary[column]?.remove(old[column], slot)
+                secondary[column]?.insert(row[column], slot)
+            }
+        }
+        slots[slot] = row
+    }
 
     /// Tombstones a slot; returns the row that was there.
     func remove(id: ModelValue) -> (slot: Int, row: [ModelValue])? {
         guard let slot = index.removeValue(forKey: id), let row = slots[slot] else { return nil }
         slots[slot] = nil
         live -= 1
+        if !secondary.isEmpty { unindexRow(row, at: slot) }
         return (slot, row)
     }
 
@@ -52,6 +70,15 @@ final class ArrayTable {
         slots[slot] = row
         index[row[0]] = slot
         live += 1
+        if !secondary.isEmpty { indexRow(row, at: slot) }
+    }
+
+    private func indexRow(_ row: [ModelValue], at slot: Int) {
+        for column in secondary.keys { secondary[column]?.insert(row[column], slot) }
+    }
+
+    private func unindexRow(_ row: [ModelValue], at slot: Int) {
+        for column in secondary.keys { secondary[column]?.remove(row[column], slot) }
     }
 
     /// Drops tombstones when they outnumber live rows.
@@ -66,6 +93,10 @@ final class ArrayTable {
             compacted.append(row)
         }
         slots = compacted
+        if !secondary.isEmpty {
+            for column in secondary.keys { secondary[column] = ColumnIndex() }
+            for (slot, row) in compacted.enumerated() { if let row { indexRow(row, at: slot) } }
+        }
     }
 }
 
@@ -73,9 +104,17 @@ extension ArrayTable: RowSource {
     /// Live rows in insertion order, read in place (rows are shared, not copied).
     var storeOrderRows: LiveRows { LiveRows(slots: slots) }
 
-    func locate(id: ModelValue) -> (position: Int, row: [ModelValue])? {
-        guard let slot = index[id], let row = slots[slot] else { return nil }
-        return (slot, row)
+    func indexedRows(column: Int, equalTo values: [ModelValue]) -> [(position: Int, row: [ModelValue])]? {
+        var found: [(position: Int, row: [ModelValue])] = []
+        if column == 0 {
+            for id in values { if let slot = index[id], let row = slots[slot] { found.append((slot, row)) } }
+            return found
+        }
+        guard let columnIndex = secondary[column] else { return nil }
+        for value in values {
+            for slot in columnIndex.slots(for: value) { if let row = slots[slot] { found.append((slot, row)) } }
+        }
+        return found
     }
 }
 
@@ -97,6 +136,32 @@ struct LiveRows: Sequence {
 
     func makeIterator() -> Iterator { Iterator(slots: slots) }
     var underestimatedCount: Int { 0 }
+}
+
+/// value → slots (ascending) for one column; nulls are not indexed (`=` never matches
+/// them).
+struct ColumnIndex {
+    private var slotsByValue: [ModelValue: [Int]] = [:]
+
+    func slots(for value: ModelValue) -> [Int] { slotsByValue[value] ?? [] }
+
+    mutating func insert(_ value: ModelValue, _ slot: Int) {
+        if value.isNull { return }
+        var list = slotsByValue[value] ?? []
+        if let last = list.last, last > slot {
+            list.insert(slot, at: list.firstIndex { $0 > slot } ?? list.count)
+        } else {
+            list.append(slot)
+        }
+        slotsByValue[value] = list
+    }
+
+    mutating func remove(_ value: ModelValue, _ slot: Int) {
+        if value.isNull { return }
+        guard var list = slotsByValue[value], let k = list.firstIndex(of: slot) else { return }
+        list.remove(at: k)
+        slotsByValue[value] = list.isEmpty ? nil : list
+    }
 }
 
 /// id → slot. Integer ids (the common case) use an `Int64`-keyed dictionary, which hashes

@@ -106,8 +106,12 @@ struct QueryEngineTests {
             scans += 1
             return rows
         }
-        func locate(id: ModelValue) -> (position: Int, row: [ModelValue])? {
-            rows.firstIndex { $0[0] == id }.map { ($0, rows[$0]) }
+        /// The id and `score` (column 2) are "indexed".
+        func indexedRows(column: Int, equalTo values: [ModelValue]) -> [(position: Int, row: [ModelValue])]? {
+            guard column == 0 || column == 2 else { return nil }
+            var found: [(position: Int, row: [ModelValue])] = []
+            for value in values { for (k, row) in rows.enumerated() where row[column] == value { found.append((k, row)) } }
+            return found
         }
     }
 
@@ -120,6 +124,9 @@ struct QueryEngineTests {
         #expect(select(.isIn(column: 0, [4, 1, 4, 42, nil])) == [1, 4])
         #expect(select(.and([.compare(column: 2, .equal, 3), .isIn(column: 0, [3, 4])])) == [3])
         #expect(QueryEngine.count(StoreQuery(schema: Self.schema, predicate: .isIn(column: 0, [1, 2])), from: source) == 2)
+        #expect(select(.compare(column: 2, .equal, 3)) == [1, 3])  // an indexed column (a foreign key)
+        #expect(select(.and([.isIn(column: 2, [10, 3]), .isNotNull(column: 1)])) == [1, 4])
+        #expect(select(.isIn(column: 2, [nil])) == [])
         #expect(source.scans == 0)
         #expect(select(.compare(column: 0, .equal, 3.0)) == [3])  // cross-kind equality falls back to a scan
         #expect(select(.or([.compare(column: 0, .equal, 1), .compare(column: 0, .equal, 2)])) == [1, 2])

@@ -80,6 +80,12 @@ extension ModelProtocol {
 
     /// The row index of the `@Column` behind a key path, found by reading it once.
     package func slot<T>(of keyPath: KeyPath<Self, T>) throws(ModelError) -> Int {
+        try slot(ofPartial: keyPath)
+    }
+
+    /// The row index of the `@Column` (or `@BelongsTo` foreign key) behind a key path of
+    /// any value type.
+    package func slot(ofPartial keyPath: PartialKeyPath<Self>) throws(ModelError) -> Int {
         let schema = recordSchema
         let extras = self.extras
         let saved = extras.probe

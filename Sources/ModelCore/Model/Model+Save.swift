@@ -77,6 +77,7 @@ extension ModelProtocol {
         try schema.validate()
         let store = try store(adapter)
         let isNew = !__isPersisted
+        try linkPendingParents()
         var validator: (any SaveValidating)?
         if validate, schema.validatesOnSave, let validating = self as? any SaveValidating {
             validator = validating
@@ -95,10 +96,15 @@ extension ModelProtocol {
             } else {
                 guard try beforeUpdate() else { restore(before); return .declined(hook: "beforeUpdate") }
             }
-            if isNew {
-                try insert(into: store, schema: schema, undoing: before)
+            if let pending = __extras?.pendingWrites, !pending.isEmpty {
+                // Staged relation writes (`user.profile = p`) commit or roll back with the record.
+                try store.transaction {
+                    try write(isNew: isNew, store: store, schema: schema, undoing: before)
+                    for (_, apply) in pending.sorted(by: { $0.key < $1.key }) { try apply(store) }
+                }
+                __extras?.pendingWrites = [:]
             } else {
-                try update(in: store, schema: schema, undoing: before)
+                try write(isNew: isNew, store: store, schema: schema, undoing: before)
             }
         } catch {
             restore(before)
@@ -108,6 +114,14 @@ extension ModelProtocol {
         if isNew { afterCreate() } else { afterUpdate() }
         afterSave()
         return .done
+    }
+
+    private func write(isNew: Bool, store: any PersistenceAdapter, schema: ModelSchema, undoing before: RecordState) throws {
+        if isNew {
+            try insert(into: store, schema: schema, undoing: before)
+        } else {
+            try update(in: store, schema: schema, undoing: before)
+        }
     }
 
     /// Writes a new record; `before` is what a rolled-back transaction restores.

@@ -69,5 +69,7 @@ extension ModelProtocol {
         _assignAll(row)
         __baseline = row
         __extras?.lastValid = nil
+        __extras?.parents = [:]
+        __extras?.related = [:]
     }
 }

@@ -23,6 +23,8 @@ public struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
         case notPersisted
         /// A key path that is not exactly one `@Column` property.
         case notAColumn
+        /// `destroy()` refused: a `.restrict` relation still has records.
+        case restricted
     }
 
     /// What went wrong.

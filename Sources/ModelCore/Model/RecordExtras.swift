@@ -15,6 +15,14 @@
     package var lastValid: [ModelValue]?
     /// ModelValidation's memo of the last validation run (values and errors).
     package var validationMemo: (any Sendable)?
+    /// Parents remembered by `@BelongsTo` properties, by foreign-key slot.
+    package var parents: [Int: ParentLink] = [:]
+    /// Related records preloaded by eager loading or staged by relation setters, by the
+    /// relation wrapper's location (kept by ModelQuery's relation types).
+    package var related: [Int: Any] = [:]
+    /// Writes staged on this record's relations (for example `user.profile = p`), run
+    /// after the record itself is written, in the same store transaction.
+    package var pendingWrites: [Int: (any PersistenceAdapter) throws -> Void] = [:]
     /// Slots read while resolving a key path to its column.
     @usableFromInline var probe: [Int]?
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A model's schema: its table, columns, id and timestamp columns.
 ///
 /// Built once per model type (on first use) and cached; adapters receive it with every
@@ -26,14 +28,19 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
 
     /// Whether the model conforms to ``SaveValidating`` (checked once, when built).
     package let validatesOnSave: Bool
+    /// Relations as declared (resolved on first use, see ``relations()``).
+    package let relationDeclarations: [RelationDeclaration]
+    private let resolvedRelations = Mutex<Result<[Relation], SchemaError>?>(nil)
     /// Declaration locations by row index (`-1` for the id).
     @usableFromInline package let locations: [Int]
     private let indexByName: [String: Int]
 
     package init(
         modelName: String, tableName: String, columns: [ColumnDefinition], idGeneration: IDGeneration,
-        locations: [Int], timestamps: Bool, problem: SchemaError?, validatesOnSave: Bool = false
+        locations: [Int], timestamps: Bool, problem: SchemaError?, validatesOnSave: Bool = false,
+        relations: [RelationDeclaration] = []
     ) {
+        self.relationDeclarations = relations
         self.validatesOnSave = validatesOnSave
         self.modelName = modelName
         self.tableName = tableName
@@ -58,9 +65,44 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
     /// The row index of the column with this stored name.
     public func index(ofColumn name: String) -> Int? { indexByName[name] }
 
-    /// Throws ``problem`` if there is one; used before anything touches a store.
+    /// Throws ``problem`` (or a relation that cannot be resolved) if there is one; used
+    /// before anything touches a store.
     public func validate() throws(SchemaError) {
         if let problem { throw problem }
+        if !relationDeclarations.isEmpty { _ = try relations() }
+    }
+
+    /// The model's relations, resolved against the related models on first use (so models
+    /// may refer to each other) and cached. A missing or ambiguous inverse, or a foreign
+    /// key of the wrong type, is a ``SchemaError`` `.invalidRelation`.
+    public func relations() throws(SchemaError) -> [Relation] {
+        if let done = resolvedRelations.withLock({ $0 }) { return try done.get() }
+        var result: Result<[Relation], SchemaError> = .success([])
+        var list: [Relation] = []
+        for declaration in relationDeclarations {
+            switch declaration.resolve(self) {
+            case .success(let relation): list.append(relation)
+            case .failure(let error): result = .failure(error)
+            }
+            if case .failure = result { break }
+        }
+        if case .success = result { result = .success(list) }
+        let stored = resolvedRelations.withLock { cached in
+            if let cached { return cached }
+            cached = result
+            return result
+        }
+        return try stored.get()
+    }
+
+    /// The relation declared by the property `name`.
+    public func relation(named name: String) throws(SchemaError) -> Relation? {
+        try relations().first { $0.name == name }
+    }
+
+    /// The relation declared by the wrapper at `location`.
+    package func relation(at location: Int) throws(SchemaError) -> Relation? {
+        try relations().first { $0.location == location }
     }
 
     /// The row index of the `@Column` declared at `location`.

@@ -41,8 +41,14 @@ enum SchemaBuilder {
         var locations = [-1]
         var seen: [String: String] = ["id": "id"]
 
+        var relations: [RelationDeclaration] = []
         for child in mirror.children {
             guard let label = child.label else { continue }
+            if let relation = child.value as? any AnyRelationWrapper {
+                let propertyName = label.hasPrefix("_") ? String(label.dropFirst()) : label
+                relations.append(relation.declaration(property: propertyName, owner: M.self))
+                continue
+            }
             guard let wrapper = child.value as? any AnyColumnWrapper else {
                 if label == "id" || label == "_id" {
                     problem(
@@ -55,7 +61,12 @@ enum SchemaBuilder {
             let propertyName = label.hasPrefix("_") ? String(label.dropFirst()) : label
             let wrapperType = Swift.type(of: wrapper)
             let declaration = captured.first { $0.location == wrapper.location }
-            let name = declaration?.name ?? snakeCased(propertyName)
+            let belongsTo = wrapperType as? any AnyBelongsToWrapper.Type
+            let name = declaration?.name ?? snakeCased(propertyName) + (belongsTo == nil ? "" : "_id")
+            if let belongsTo {
+                relations.append(
+                    belongsTo.declaration(property: propertyName, location: wrapper.location, slot: columns.count, owner: modelName))
+            }
             var columnType = wrapperType.columnType
             if declaration?.options.contains(.text) == true {
                 if columnType == .string {
@@ -111,7 +122,7 @@ enum SchemaBuilder {
         return ModelSchema(
             modelName: modelName, tableName: tableName, columns: columns, idGeneration: M.IDValue.generation,
             locations: locations, timestamps: M.recordsTimestamps, problem: problems.first,
-            validatesOnSave: M.self is any SaveValidating.Type)
+            validatesOnSave: M.self is any SaveValidating.Type, relations: relations)
     }
 
     /// A schema for a prototype that reads its own properties during `init`: columns in

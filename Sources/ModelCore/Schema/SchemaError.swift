@@ -9,6 +9,8 @@ public struct SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable {
         case reservedName, duplicateName, invalidName, invalidDefault, invalidTimestampType
         case declaredID, unsupportedInheritance, invalidTableName, invalidOption
+        /// A relation whose inverse is missing or ambiguous, or that names a wrong column.
+        case invalidRelation
     }
 
     /// The kind of mistake.

@@ -9,7 +9,7 @@ extension Query {
     /// Records the whole query selects, applying Swift filters, comparator and window.
     func records() throws -> [M] {
         var (query, store) = try prepared()
-        guard runsInSwift else { return try M.fetch(query, store: store) }
+        guard runsInSwift else { return try loaded(M.fetch(query, store: store), store) }
         query.limit = nil
         query.offset = 0
         if comparator != nil { query.sort = [] }
@@ -23,7 +23,13 @@ extension Query {
                 return a.offset < b.offset
             }.map(\.element)
         }
-        return QueryEngine.window(records, offset: offsetCount, limit: limitCount)
+        return try loaded(QueryEngine.window(records, offset: offsetCount, limit: limitCount), store)
+    }
+
+    /// Runs the eager loads on fetched records.
+    func loaded(_ records: [M], _ store: any PersistenceAdapter) throws -> [M] {
+        for include in includes { try include(records, store) }
+        return records
     }
 
     /// For Swift-evaluated queries, a store query selecting exactly the final records by
@@ -49,7 +55,7 @@ extension Query {
         if runsInSwift { return Array(try records().prefix(count)) }
         var (query, store) = try prepared()
         query.limit = Swift.min(query.limit ?? count, count)
-        return try M.fetch(query, store: store)
+        return try loaded(M.fetch(query, store: store), store)
     }
 
     /// The last record, or nil.
@@ -65,7 +71,7 @@ extension Query {
         let total = try store.count(query)
         query.offset += Swift.max(0, total - count)
         query.limit = Swift.min(count, total)
-        return try M.fetch(query, store: store)
+        return try loaded(M.fetch(query, store: store), store)
     }
 
     /// How many records the query selects (limit and offset apply).
@@ -106,7 +112,7 @@ extension Query {
         } else {
             query.offset += skip.partialValue
             query.limit = Swift.min(size, total - skip.partialValue)
-            items = try M.fetch(query, store: store)
+            items = try loaded(M.fetch(query, store: store), store)
         }
         return Page(items: items, number: number, size: size, total: total)
     }

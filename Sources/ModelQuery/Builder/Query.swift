@@ -29,6 +29,7 @@ public struct Query<M: ModelProtocol>: Sendable {
     var adapter: (any PersistenceAdapter)?
     var filters: [@Sendable (M) -> Bool] = []
     var comparator: (@Sendable (M, M) -> Bool)?
+    var includes: [@Sendable ([M], any PersistenceAdapter) throws -> Void] = []
 
     /// Every record of `M`, in store order (the start of every chain).
     public init() {}
@@ -106,6 +107,7 @@ public struct Query<M: ModelProtocol>: Sendable {
         if other.offsetCount != 0 { query.offsetCount = other.offsetCount }
         if let adapter = other.adapter { query.adapter = adapter }
         query.filters += other.filters
+        query.includes += other.includes
         if let comparator = other.comparator { query.comparator = comparator }
         return query
     }

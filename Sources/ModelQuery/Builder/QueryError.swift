@@ -18,6 +18,9 @@ public struct QueryError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidArgument
         /// A combination the engine does not support.
         case unsupported
+        /// A relation that cannot be resolved (see ``SchemaError``), or used on a record
+        /// that is not saved.
+        case invalidRelation
     }
 
     /// What went wrong.

@@ -9,11 +9,12 @@
 public enum QueryEngine {
     /// The rows `query` selects from `source`: matched, sorted, offset, limited.
     ///
-    /// An id predicate (`id = v`, `id IN (...)`, alone or inside a top-level `and`) is
-    /// answered through the source's id index; anything else scans the rows once without
-    /// copying them.
+    /// An equality or `IN` predicate on an indexed column (the id, foreign keys, columns
+    /// declared `.indexed`), alone or inside a top-level `and`, is answered through the
+    /// source's index; anything else scans the rows once without copying them.
     ///
-    /// - Complexity: O(n) to filter (O(k) for k ids), plus O(m log m) to sort m matches.
+    /// - Complexity: O(n) to filter (O(k) for k index hits), plus O(m log m) to sort m
+    ///   matches.
     public static func select<Source: RowSource>(_ query: StoreQuery, from source: Source) -> [[ModelValue]] {
         var matches = candidates(query.predicate, in: source)
         if !query.sort.isEmpty { matches = sorted(matches, by: query.sort) }
@@ -24,8 +25,8 @@ public enum QueryEngine {
     public static func count<Source: RowSource>(_ query: StoreQuery, from source: Source) -> Int {
         let n: Int
         if let predicate = query.predicate {
-            if let ids = idConstraint(predicate) {
-                n = located(ids, in: source).reduce(0) { evaluate(predicate, $1) == true ? $0 + 1 : $0 }
+            if let rows = indexed(predicate, in: source) {
+                n = rows.reduce(0) { evaluate(predicate, $1) == true ? $0 + 1 : $0 }
             } else {
                 var k = 0
                 for row in source.storeOrderRows where evaluate(predicate, row) == true { k += 1 }
@@ -41,45 +42,46 @@ public enum QueryEngine {
     /// Matching rows in store order.
     static func candidates<Source: RowSource>(_ predicate: QueryPredicate?, in source: Source) -> [[ModelValue]] {
         guard let predicate else { return Array(source.storeOrderRows) }
-        if let ids = idConstraint(predicate) {
-            return located(ids, in: source).filter { evaluate(predicate, $0) == true }
+        if let rows = indexed(predicate, in: source) {
+            return rows.filter { evaluate(predicate, $0) == true }
         }
         var matches: [[ModelValue]] = []
         for row in source.storeOrderRows where evaluate(predicate, row) == true { matches.append(row) }
         return matches
     }
 
-    /// The ids a predicate restricts the id column to, when it visibly does (and the ids
-    /// are of an indexable kind: numeric cross-kind equality such as `1 = 1.0` scans).
-    static func idConstraint(_ predicate: QueryPredicate) -> [ModelValue]? {
-        func indexable(_ ids: [ModelValue]) -> [ModelValue]? {
-            for id in ids {
-                switch id {
+    /// The rows an index narrows `predicate` to (a superset of the matches, in store
+    /// order, each once), when the predicate visibly constrains an indexed column:
+    /// `column = v` or `column IN (…)`, alone or inside a top-level `and`.
+    static func indexed<Source: RowSource>(_ predicate: QueryPredicate, in source: Source) -> [[ModelValue]]? {
+        func lookup(_ column: Int, _ values: [ModelValue]) -> [[ModelValue]]? {
+            // Numeric cross-kind equality (`1 = 1.0`) is left to a scan.
+            for value in values {
+                switch value {
                 case .double, .bool: return nil
                 default: continue
                 }
             }
-            return ids
+            let keys = values.filter { !$0.isNull }
+            guard var hits = source.indexedRows(column: column, equalTo: keys) else { return nil }
+            hits.sort { $0.position < $1.position }
+            var rows: [[ModelValue]] = []
+            rows.reserveCapacity(hits.count)
+            var last = -1
+            for hit in hits where hit.position != last {
+                rows.append(hit.row)
+                last = hit.position
+            }
+            return rows
         }
         switch predicate {
-        case .compare(column: 0, .equal, let id): return indexable([id])
-        case .isIn(column: 0, let ids): return indexable(ids)
+        case .compare(let column, .equal, let value): return lookup(column, [value])
+        case .isIn(let column, let values): return lookup(column, values)
         case .and(let parts):
-            for part in parts { if let ids = idConstraint(part) { return ids } }
+            for part in parts { if let rows = indexed(part, in: source) { return rows } }
             return nil
         default: return nil
         }
-    }
-
-    /// The rows with these ids, once each, in store order.
-    static func located<Source: RowSource>(_ ids: [ModelValue], in source: Source) -> [[ModelValue]] {
-        var found: [(position: Int, row: [ModelValue])] = []
-        var seen = Set<Int>()
-        for id in ids where !id.isNull {
-            if let hit = source.locate(id: id), seen.insert(hit.position).inserted { found.append(hit) }
-        }
-        found.sort { $0.position < $1.position }
-        return found.map(\.row)
     }
 
     /// Applies offset then limit.

@@ -136,6 +136,7 @@ extension Validatable {
     private func runValidations(in context: ValidationContext, store: () throws -> any PersistenceAdapter) throws
         -> ValidationErrors
     {
+        _ = recordSchema
         let plan = try ValidationPlans.plan(for: Self.self)
         let values = __values
         let errors = try plan.run(self, values: values, context: context, store: store)

@@ -1,0 +1,91 @@
+/// Declares that a model belongs to a parent: a foreign-key column holding the parent's
+/// id (named `<property>_id`, of the parent's id type, optional and indexed).
+///
+/// ```swift
+/// final class Assignee: Model {
+///     @Column var name = ""
+///     @BelongsTo var task: Task?          // column "task_id" (Int64? for Task's Int64 ids)
+///     @BelongsTo("owner_uuid") var owner: User?
+///     init() {}
+/// }
+///
+/// assignee.task = task                  // sets task_id (same parent again: not dirty)
+/// assignee.task?.name                   // loads the parent (cached until task_id changes)
+/// assignee.task = nil                   // clears task_id
+/// ```
+///
+/// The getter returns nil when the foreign key is nil or no parent has that id; use
+/// `try record.parent(\.task)` to see store errors. A parent assigned before it is saved
+/// is linked when the child is saved, provided the parent has been saved by then
+/// (otherwise the save throws ``ModelError`` `.notPersisted`).
+@propertyWrapper
+public struct BelongsTo<Parent: ModelProtocol>: Sendable {
+    /// The declaration's source position (identifies the column).
+    @usableFromInline package let location: Int
+
+    /// A belongs-to relation whose foreign key is `column` (default `<property>_id`).
+    @inlinable public init(_ column: String? = nil, line: UInt = #line, column position: UInt = #column) {
+        let location = Int(line) << 32 | Int(position)
+        self.location = location
+        DeclarationCapture.record {
+            CapturedColumn(
+                Parent.IDValue?.self, location: location, name: column, options: [.indexed], declaredDefault: nil, factory: nil)
+        }
+    }
+
+    @available(*, unavailable, message: "@BelongsTo is only available on Model classes")
+    public var wrappedValue: Parent? {
+        get { preconditionFailure("unreachable: @BelongsTo outside a Model") }
+        set { preconditionFailure("unreachable: @BelongsTo outside a Model") }
+    }
+
+    /// Reads load the parent (cached per foreign-key value); writes set the foreign key.
+    public static subscript<M: ModelProtocol>(
+        _enclosingInstance instance: M,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<M, Parent?>,
+        storage storageKeyPath: ReferenceWritableKeyPath<M, Self>
+    ) -> Parent? {
+        get {
+            let location = instance[keyPath: storageKeyPath].location
+            let key = instance._read(location, as: Parent.IDValue?.self, in: M.self)
+            let slot = instance.recordSchema.slot(for: location)
+            return (try? instance._loadParent(slot: slot, key: key, as: Parent.self)) ?? nil
+        }
+        set {
+            let location = instance[keyPath: storageKeyPath].location
+            let slot = instance.recordSchema.slot(for: location)
+            instance._setParent(newValue, slot: slot)
+        }
+    }
+}
+
+extension BelongsTo: AnyColumnWrapper {
+    package static var columnType: ColumnType { Parent.IDValue.columnType }
+    package static var isOptional: Bool { true }
+    package static var elementType: ColumnType? { nil }
+    package static var swiftTypeName: String { "\(Parent.self)?" }
+    package static func accepts(_ value: ModelValue) -> Bool { Parent.IDValue?(modelValue: value) != nil }
+    package static var acceptor: @Sendable (ModelValue) -> Bool { { Parent.IDValue?(modelValue: $0) != nil } }
+}
+
+/// A `@BelongsTo` found on a prototype: its foreign key names the parent.
+package protocol AnyBelongsToWrapper: AnyColumnWrapper {
+    static var parentType: any ModelProtocol.Type { get }
+    static func declaration(property name: String, location: Int, slot: Int, owner: String) -> RelationDeclaration
+}
+
+extension BelongsTo: AnyBelongsToWrapper {
+    package static var parentType: any ModelProtocol.Type { Parent.self }
+
+    /// The declaration of this relation, whose foreign key is at row index `slot`.
+    package static func declaration(property name: String, location: Int, slot: Int, owner: String) -> RelationDeclaration {
+        RelationDeclaration(
+            name: name, location: location, kind: .belongsTo, target: ObjectIdentifier(Parent.self), foreignKey: slot
+        ) { ownerSchema in
+            .success(
+                Relation(
+                    name: name, kind: .belongsTo, ownerModel: owner, target: Parent.schema, foreignKey: slot, rule: nil,
+                    location: location, ops: nil))
+        }
+    }
+}

@@ -1,0 +1,124 @@
+/// The children of one record through a `@HasMany` relation: a query scoped to the owner,
+/// plus ways to add, create and remove children.
+///
+/// Everything `Query` offers chains on: `task.assignees.where(\.active == true).order(by: "name").all()`.
+/// Children preloaded by `including(_:)` answer `all()` and `count()` without a query.
+public struct Children<Child: ModelProtocol> {
+    let owner: ModelObject
+    let location: Int
+
+    /// The relation, resolved from the owner's schema.
+    func relation() throws(QueryError) -> Relation {
+        try RelationLookup.relation(of: owner, at: location)
+    }
+
+    /// The owner's id, or nil while the owner is unsaved.
+    var ownerID: ModelValue? { owner.__isPersisted ? .some(owner.__baseline[0]) : .none }
+
+    /// The children as a query (matches nothing while the owner is unsaved).
+    public var query: Query<Child> {
+        let relation: Relation
+        do {
+            relation = try self.relation()
+        } catch {
+            return Query(failing: error)
+        }
+        var query = Query<Child>()
+        query.predicate = ownerID.map { .compare(column: relation.foreignKey, .equal, $0) } ?? .or([])
+        if let home = owner.__home { query.adapter = home }
+        return query
+    }
+
+    var preloaded: [Child]? { owner.__extras?.related[location] as? [Child] }
+
+    // MARK: Reading
+
+    /// Every child, in store order (the preloaded ones when eager-loaded).
+    public func all() throws -> [Child] { try preloaded ?? query.all() }
+    /// How many children there are.
+    public func count() throws -> Int { try preloaded?.count ?? query.count() }
+    /// Whether there is any child.
+    public func exists() throws -> Bool { try preloaded.map { !$0.isEmpty } ?? query.exists() }
+    /// The first child in store order.
+    public func first() throws -> Child? { try preloaded.map(\.first) ?? query.first() }
+    /// The children matching a condition.
+    public func `where`(_ condition: QueryCondition<Child>) -> Query<Child> { query.where(condition) }
+    /// Starts a condition on a child column: `task.assignees.where("name").eq("bob")`.
+    public func `where`(_ column: String) -> ColumnCondition<Child> { query.where(column) }
+    /// The children sorted by a column.
+    public func order(by column: String, _ direction: SortDirection = .ascending) -> Query<Child> {
+        query.order(by: column, direction)
+    }
+    /// The children sorted by a key path.
+    public func order<V>(by keyPath: KeyPath<Child, V>, _ direction: SortDirection = .ascending) -> Query<Child> {
+        query.order(by: keyPath, direction)
+    }
+    /// The children kept by a Swift filter.
+    public func filter(_ filter: @escaping @Sendable (Child) -> Bool) -> Query<Child> { query.filter(filter) }
+    /// At most `count` children.
+    public func limit(_ count: Int) -> Query<Child> { query.limit(count) }
+
+    // MARK: Changing
+
+    /// Makes `child` one of these children: sets its foreign key (moving it from any other
+    /// parent) and saves it to the owner's store.
+    ///
+    /// - Throws: ``QueryError`` `.invalidRelation` while the owner is unsaved; as `saveOrThrow()`.
+    public func append(_ child: Child) throws {
+        _ = child.recordSchema
+        let relation = try self.relation()
+        guard let ownerID else { throw unsaved("append") }
+        try link(child, to: ownerID, at: relation.foreignKey)
+    }
+
+    /// Detaches `child` (sets its foreign key to nil and saves it).
+    ///
+    /// - Returns: `false` when `child` was not one of these children.
+    @discardableResult
+    public func remove(_ child: Child) throws -> Bool {
+        _ = child.recordSchema
+        let relation = try self.relation()
+        guard let ownerID, child.__values[relation.foreignKey] == ownerID else { return false }
+        try link(child, to: .null, at: relation.foreignKey)
+        return true
+    }
+
+    /// Sets `child`'s foreign key and saves it; on failure the key goes back to what it
+    /// was. Drops any preloaded snapshot of the children.
+    private func link(_ child: Child, to key: ModelValue, at foreignKey: Int) throws {
+        let previous = child.__values[foreignKey]
+        child._assign(key, at: foreignKey)
+        do {
+            try child.saveOrThrow(to: owner.__home)
+        } catch {
+            child._assign(previous, at: foreignKey)
+            throw error
+        }
+        owner.__extras?.related[location] = nil
+    }
+
+    /// Makes a child from attributes (cast as `Child(_:)` casts them), links it and saves it.
+    @discardableResult
+    public func create(_ attributes: [String: ModelValue] = [:]) throws -> Child {
+        let child = try Child(attributes)
+        try append(child)
+        return child
+    }
+
+    /// Makes an unsaved child from attributes, already linked to the owner.
+    public func new(_ attributes: [String: ModelValue] = [:]) throws -> Child {
+        let relation = try self.relation()
+        guard let ownerID else { throw unsaved("new") }
+        let child = try Child(attributes)
+        _ = child.recordSchema
+        child._assign(ownerID, at: relation.foreignKey)
+        return child
+    }
+
+    private func unsaved(_ operation: String) -> QueryError {
+        let schema = owner.__schema ?? SchemaRegistry.schema(forObject: owner)
+        return QueryError(
+            .invalidRelation, model: schema.modelName,
+            message: "\(operation) needs a saved \(schema.modelName); save it before adding children")
+    }
+}

@@ -1,0 +1,60 @@
+/// Declares that a model has many children: records of `Child` whose `@BelongsTo` holds
+/// this record's id.
+///
+/// ```swift
+/// final class Task: Model {
+///     @Column var name = ""
+///     @HasMany(dependent: .destroy) var assignees: Children<Assignee>
+///     init() {}
+/// }
+/// final class Assignee: Model {
+///     @Column var name = ""
+///     @BelongsTo var task: Task?
+///     init() {}
+/// }
+///
+/// try task.assignees.create(["name": "bob"])
+/// try task.assignees.where(\.name == "bob").count()
+/// try task.assignees.append(carol)          // sets carol.task and saves her
+/// ```
+///
+/// The inverse is the child's only `@BelongsTo` to this model; when there are several,
+/// name it: `@HasMany(\Assignee.reviewer) var reviews: Children<Assignee>`. A missing or
+/// ambiguous inverse is a ``SchemaError`` `.invalidRelation` on first use of the model.
+@propertyWrapper
+public struct HasMany<Child: ModelProtocol>: Sendable {
+    let location: Int
+    let inverse: (PartialKeyPath<Child> & Sendable)?
+    let rule: DeleteRule
+
+    /// A has-many relation; `dependent` is what `destroy()` does to the children.
+    public init(
+        _ inverse: (PartialKeyPath<Child> & Sendable)? = nil, dependent: DeleteRule = .nullify,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        self.location = Int(line) << 32 | Int(column)
+        self.inverse = inverse
+        self.rule = dependent
+    }
+
+    @available(*, unavailable, message: "@HasMany is only available on Model classes")
+    public var wrappedValue: Children<Child> {
+        get { preconditionFailure("unreachable: @HasMany outside a Model") }
+    }
+
+    /// The owner's children, as a query to chain on.
+    public static subscript<M: ModelProtocol>(
+        _enclosingInstance instance: M,
+        wrapped wrappedKeyPath: KeyPath<M, Children<Child>>,
+        storage storageKeyPath: KeyPath<M, Self>
+    ) -> Children<Child> {
+        Children(owner: instance, location: instance[keyPath: storageKeyPath].location)
+    }
+}
+
+extension HasMany: AnyRelationWrapper {
+    package func declaration(property name: String, owner: any ModelProtocol.Type) -> RelationDeclaration {
+        InverseResolution.declaration(
+            .hasMany, of: Child.self, property: name, owner: owner, location: location, inverse: inverse, rule: rule)
+    }
+}

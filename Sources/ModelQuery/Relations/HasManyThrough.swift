@@ -1,0 +1,164 @@
+/// Declares records reached through another relation: `league.players` through
+/// `league.teams` then `team.players`, or many-to-many through a join model
+/// (`student.courses` through `student.enrollments` then `enrollment.course`).
+///
+/// ```swift
+/// final class League: Model {
+///     @HasMany var teams: Children<Team>
+///     @HasManyThrough(\League.teams, \Team.players) var players: Through<Player>
+///     init() {}
+/// }
+/// final class Student: Model {
+///     @HasMany(dependent: .delete) var enrollments: Children<Enrollment>
+///     @HasManyThrough(\Student.enrollments, \Enrollment.course) var courses: Through<Course>
+///     init() {}
+/// }
+///
+/// try league.players.query().where(\.age < 20).count()
+/// try student.courses.all()
+/// ```
+///
+/// Reading runs two store queries: the intermediate records' keys, then the targets.
+/// `destroy()` does not cascade through it (the intermediate relation's rule applies).
+@propertyWrapper
+public struct HasManyThrough<Target: ModelProtocol>: Sendable {
+    let location: Int
+    let resolve: @Sendable (ModelSchema) -> Result<ThroughPath, SchemaError>
+    let names: @Sendable () -> (via: String, source: String)
+
+    /// Targets that are children of the intermediate records (`league → teams → players`).
+    public init<Owner: ModelProtocol, Middle: ModelProtocol>(
+        _ via: KeyPath<Owner, Children<Middle>> & Sendable, _ source: KeyPath<Middle, Children<Target>> & Sendable,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        location = Int(line) << 32 | Int(column)
+        names = { ("\(via)", "\(source)") }
+        resolve = { owner in
+            ThroughPath.resolve(owner: owner, via: via) { middleSchema in
+                let children = Middle()[keyPath: source]
+                return middleSchema.relationDeclarations.first { $0.location == children.location }
+                    .flatMap { try? $0.resolve(middleSchema).get() }
+                    .map { .children(targetForeignKey: $0.foreignKey) }
+            }
+        }
+    }
+
+    /// Targets that the intermediate records belong to (many-to-many through a join model).
+    public init<Owner: ModelProtocol, Middle: ModelProtocol>(
+        _ via: KeyPath<Owner, Children<Middle>> & Sendable, _ source: KeyPath<Middle, Target?> & Sendable,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        location = Int(line) << 32 | Int(column)
+        names = { ("\(via)", "\(source)") }
+        resolve = { owner in
+            ThroughPath.resolve(owner: owner, via: via) { _ in
+                (try? Middle().slot(ofPartial: source)).map { .parents(middleForeignKey: $0) }
+            }
+        }
+    }
+
+    @available(*, unavailable, message: "@HasManyThrough is only available on Model classes")
+    public var wrappedValue: Through<Target> {
+        get { preconditionFailure("unreachable: @HasManyThrough outside a Model") }
+    }
+
+    /// The owner's targets.
+    public static subscript<M: ModelProtocol>(
+        _enclosingInstance instance: M,
+        wrapped wrappedKeyPath: KeyPath<M, Through<Target>>,
+        storage storageKeyPath: KeyPath<M, Self>
+    ) -> Through<Target> {
+        let wrapper = instance[keyPath: storageKeyPath]
+        return Through(owner: instance, path: wrapper.resolve(instance.recordSchema))
+    }
+}
+
+extension HasManyThrough: AnyRelationWrapper {
+    package func declaration(property name: String, owner: any ModelProtocol.Type) -> RelationDeclaration {
+        let (location, resolve, names) = (self.location, self.resolve, self.names)
+        return RelationDeclaration(
+            name: name, location: location, kind: .hasManyThrough, target: ObjectIdentifier(Target.self), foreignKey: nil
+        ) { ownerSchema in
+            resolve(ownerSchema).map { _ in
+                Relation(
+                    name: name, kind: .hasManyThrough, ownerModel: ownerSchema.modelName, target: Target.schema,
+                    foreignKey: -1, rule: nil, through: names(), location: location, ops: nil)
+            }
+        }
+    }
+}
+
+/// How a through relation reaches its targets.
+struct ThroughPath: Sendable {
+    enum Hop: Sendable {
+        /// Targets whose foreign key holds an intermediate record's id.
+        case children(targetForeignKey: Int)
+        /// Targets whose id an intermediate record's foreign key holds.
+        case parents(middleForeignKey: Int)
+    }
+
+    /// The intermediate model's schema.
+    let middle: ModelSchema
+    /// The intermediate's foreign key to the owner.
+    let ownerForeignKey: Int
+    /// The second hop.
+    let hop: Hop
+
+    static func resolve<Owner: ModelProtocol, Middle: ModelProtocol>(
+        owner: ModelSchema, via: KeyPath<Owner, Children<Middle>>, second: (ModelSchema) -> Hop?
+    ) -> Result<ThroughPath, SchemaError> {
+        func failure(_ reason: String) -> Result<ThroughPath, SchemaError> {
+            .failure(SchemaError(.invalidRelation, model: owner.modelName, reason: reason))
+        }
+        let first = Owner()[keyPath: via]
+        guard let declaration = owner.relationDeclarations.first(where: { $0.location == first.location }),
+            case .success(let viaRelation) = declaration.resolve(owner)
+        else { return failure("\(via) is not a resolvable @HasMany of \(owner.modelName)") }
+        let middle = Middle.schema
+        guard let hop = second(middle) else {
+            return failure("the second step is not a @HasMany or @BelongsTo of \(middle.modelName) that can be resolved")
+        }
+        return .success(ThroughPath(middle: middle, ownerForeignKey: viaRelation.foreignKey, hop: hop))
+    }
+}
+
+/// The records of a `@HasManyThrough` relation.
+public struct Through<Target: ModelProtocol> {
+    let owner: ModelObject
+    let path: Result<ThroughPath, SchemaError>
+
+    /// The targets as a query (reads the intermediate keys now: one store query).
+    public func query() throws -> Query<Target> {
+        let path: ThroughPath
+        do {
+            path = try self.path.get()
+        } catch {
+            throw QueryError(relation: error)
+        }
+        var query = Query<Target>()
+        if let home = owner.__home { query.adapter = home }
+        guard owner.__isPersisted else {
+            query.predicate = .or([])
+            return query
+        }
+        let (_, store) = try Target.context(owner.__home)
+        let middleRows = try store.fetch(
+            StoreQuery(schema: path.middle, predicate: .compare(column: path.ownerForeignKey, .equal, owner.__baseline[0])))
+        switch path.hop {
+        case .children(let foreignKey):
+            query.predicate = .isIn(column: foreignKey, middleRows.map { $0[0] })
+        case .parents(let foreignKey):
+            var seen = Set<ModelValue>()
+            let ids = middleRows.map { $0[foreignKey] }.filter { !$0.isNull && seen.insert($0).inserted }
+            query.predicate = .isIn(column: 0, ids)
+        }
+        return query
+    }
+
+    /// Every target, in store order.
+    public func all() throws -> [Target] { try query().all() }
+    /// How many targets there are.
+    public func count() throws -> Int { try query().count() }
+    /// The targets matching a condition.
+    public func `where`(_ condition: QueryCondition<Target>) throws -> Query<Target> { try query().where(condition) }
+}

@@ -1,0 +1,113 @@
+/// Declares that a model has one child: the `Child` whose `@BelongsTo` holds this
+/// record's id.
+///
+/// ```swift
+/// final class User: Model {
+///     @HasOne(dependent: .destroy) var profile: Profile?
+///     init() {}
+/// }
+///
+/// user.profile                 // the profile, or nil
+/// user.profile = newProfile    // staged: the next `try user.save()` links newProfile and
+///                              // nullifies, deletes or destroys the old one (per `dependent`)
+/// try user.save()
+/// ```
+///
+/// Replacing is staged because it writes other records and Swift setters cannot throw:
+/// `save()` applies it in the same store transaction as the owner, so a failure (a
+/// `.restrict` rule, a declining hook) rolls everything back and is thrown by `save()`.
+/// Until then the property returns the staged child.
+@propertyWrapper
+public struct HasOne<Child: ModelProtocol>: Sendable {
+    let location: Int
+    let inverse: (PartialKeyPath<Child> & Sendable)?
+    let rule: DeleteRule
+
+    /// A has-one relation; `dependent` is what `destroy()` and replacement do to the
+    /// child.
+    public init(
+        _ inverse: (PartialKeyPath<Child> & Sendable)? = nil, dependent: DeleteRule = .nullify,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        self.location = Int(line) << 32 | Int(column)
+        self.inverse = inverse
+        self.rule = dependent
+    }
+
+    @available(*, unavailable, message: "@HasOne is only available on Model classes")
+    public var wrappedValue: Child? {
+        get { preconditionFailure("unreachable: @HasOne outside a Model") }
+        set { preconditionFailure("unreachable: @HasOne outside a Model") }
+    }
+
+    /// Reads return the staged, preloaded or stored child; writes stage a replacement.
+    public static subscript<M: ModelProtocol>(
+        _enclosingInstance instance: M,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<M, Child?>,
+        storage storageKeyPath: ReferenceWritableKeyPath<M, Self>
+    ) -> Child? {
+        get {
+            let location = instance[keyPath: storageKeyPath].location
+            if let staged = instance.__extras?.related[location] as? StagedChild<Child> { return staged.child }
+            if let preloaded = instance.__extras?.related[location] as? [Child] { return preloaded.first }
+            return (try? Children<Child>(owner: instance, location: location).query.first()) ?? nil
+        }
+        set {
+            let location = instance[keyPath: storageKeyPath].location
+            let extras = instance.extras
+            extras.related[location] = StagedChild(child: newValue)
+            extras.pendingWrites[location] = { [weak instance] store in
+                guard let instance else { return }
+                try HasOneReplacement.apply(newValue, owner: instance, location: location, store: store)
+                instance.__extras?.related[location] = newValue.map { [$0] } ?? [Child]()
+            }
+        }
+    }
+}
+
+/// A child assigned to a `@HasOne` and not yet saved with its owner.
+struct StagedChild<Child> {
+    let child: Child?
+}
+
+enum HasOneReplacement {
+    /// Links `child` to `owner` (saved) and applies the relation's rule to any other child.
+    static func apply<Child: ModelProtocol>(
+        _ child: Child?, owner: ModelObject, location: Int, store: any PersistenceAdapter
+    ) throws {
+        let relation = try RelationLookup.relation(of: owner, at: location)
+        let ownerID = owner.__baseline[0]
+        let query = StoreQuery(schema: relation.target, predicate: .compare(column: relation.foreignKey, .equal, ownerID))
+        var keep: ModelValue? = .none  // (ModelValue is nil-literal convertible: spelled out)
+        if let child, !child.isNew { keep = .some(child.__values[0]) }
+        for old in try Child.fetch(query, store: store) where old.__values[0] != keep {
+            switch relation.rule {
+            case .restrict:
+                throw ModelError(
+                    .restricted, model: relation.ownerModel, id: ownerID,
+                    message: "cannot replace \(relation.name): the current \(relation.target.modelName) is restricted")
+            case .destroy:
+                guard try old.destroy() else {
+                    throw ModelError(.cancelled, model: relation.target.modelName, id: old.__values[0], message: "destroy() was declined")
+                }
+            case .delete:
+                _ = try old.delete()
+            case .nullify, nil:
+                old._assign(.null, at: relation.foreignKey)
+                try old.saveOrThrow(to: store)
+            }
+        }
+        if let child {
+            _ = child.recordSchema
+            child._assign(ownerID, at: relation.foreignKey)
+            try child.saveOrThrow(to: store)
+        }
+    }
+}
+
+extension HasOne: AnyRelationWrapper {
+    package func declaration(property name: String, owner: any ModelProtocol.Type) -> RelationDeclaration {
+        InverseResolution.declaration(
+            .hasOne, of: Child.self, property: name, owner: owner, location: location, inverse: inverse, rule: rule)
+    }
+}

@@ -1,0 +1,54 @@
+import ArrayAdapter
+import Foundation
+import Testing
+
+/// ArrayAdapter's foreign-key indexes stay exact through inserts, moves, deletes,
+/// rollbacks and compaction: an indexed lookup always equals a full scan.
+@Suite struct ForeignKeyIndexTests {
+    func check(_ boards: [Board], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for board in boards {
+            let id = board.id.modelValue
+            let indexed = try Assignee.where("board_id").eq(id).pluck("id")
+            // An OR defeats the index: the same answer by a scan.
+            let scanned = try Assignee.where("board_id").eq(id).or("name").eq("\u{1}never").pluck("id")
+            #expect(indexed == scanned, sourceLocation: sourceLocation)
+            #expect(try board.assignees.count() == scanned.count, sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func indexMatchesScanThroughEveryKindOfWrite() throws {
+        try withStore { (store: ArrayAdapter) throws in
+            var state: UInt64 = 42
+            func next(_ n: Int) -> Int {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return Int((state >> 33) % UInt64(n))
+            }
+            let boards = try (0..<5).map { try Board.create(["title": .string("b\($0)")]) }
+            var people: [Assignee] = []
+            for k in 0..<300 {
+                let person = try boards[next(5)].assignees.create(["name": .string("p\(k)")])
+                people.append(person)
+            }
+            try check(boards)
+            for _ in 0..<200 { try boards[next(5)].assignees.append(people[next(people.count)]) }  // moves
+            for _ in 0..<50 { _ = try boards[0].assignees.remove(people[next(people.count)]) }
+            try check(boards)
+            struct Boom: Error {}
+            #expect(throws: Boom.self) {
+                try store.transaction {
+                    for person in people.prefix(100) { try boards[4].assignees.append(person) }
+                    for person in people.suffix(50) { try person.delete() }
+                    throw Boom()
+                }
+            }
+            for person in people { try person.reload() }
+            try check(boards)
+            for person in people.prefix(250) { try person.delete() }  // enough to compact
+            try check(boards)
+            #expect(try Assignee.count() == 50)
+            try Assignee.where("board_id").eq(boards[1].id.modelValue).updateAll(["board_id": boards[2].id.modelValue])
+            try check(boards)
+            #expect(try boards[1].assignees.count() == 0)
+        }
+    }
+}
