@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ArrayAdapter", targets: ["ArrayAdapter"]),
         .library(name: "FileAdapter", targets: ["FileAdapter"]),
         .library(name: "SQLiteAdapter", targets: ["SQLiteAdapter"]),
+        .executable(name: "TaskManager", targets: ["TaskManager"]),
         .executable(name: "QuickStart", targets: ["QuickStart"]),
     ],
     targets: [
@@ -25,12 +26,13 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
         ),
         .target(name: "SQLiteAdapter", dependencies: coreModules + ["CSQLite"]),
+        .executableTarget(name: "TaskManager", dependencies: ["SQLiteAdapter"], path: "Examples/TaskManager"),
         .executableTarget(name: "QuickStart", dependencies: ["ArrayAdapter"], path: "Examples/QuickStart"),
         .testTarget(name: "ModelCoreTests", dependencies: ["ModelCore", "ArrayAdapter"]),
         .testTarget(name: "ModelValidationTests", dependencies: ["ModelValidation", "ArrayAdapter"]),
         .testTarget(name: "ModelQueryTests", dependencies: ["ModelQuery", "ArrayAdapter"]),
         .testTarget(name: "ArrayAdapterTests", dependencies: ["ArrayAdapter"]),
-        .testTarget(name: "SQLiteAdapterTests", dependencies: ["SQLiteAdapter"]),
+        .testTarget(name: "SQLiteAdapterTests", dependencies: ["SQLiteAdapter", "ArrayAdapter"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,10 +8,16 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(name: "SwiftModel", path: "..")],
     targets: [
+        // The raw SQLite C API baseline (its own module name: SwiftModel's CSQLite is internal).
+        .systemLibrary(name: "CSQLiteRaw", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .executableTarget(
             name: "ModelBenchmarks",
-            dependencies: [.product(name: "ArrayAdapter", package: "SwiftModel")]
-        )
+            dependencies: [
+                .product(name: "ArrayAdapter", package: "SwiftModel"),
+                .product(name: "SQLiteAdapter", package: "SwiftModel"),
+                "CSQLiteRaw",
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,3 +21,47 @@ enum Micro {
         report("fill 10 columns", time { for k in 0..<n { Fixture.fill(p, k) } })
     }
 }
+
+/// `--micro-sqlite`: where the SQLite insert and update time goes, per record.
+enum MicroSQLite {
+    static func run() throws {
+        let n = 50_000
+        func report(_ name: String, _ d: Duration) {
+            let ns = (Double(d.components.seconds) * 1e18 + Double(d.components.attoseconds)) / 1e9 / Double(n)
+            print(name.padding(toLength: 34, withPad: " ", startingAt: 0) + String(format: "%8.1f ns/op", ns))
+        }
+        let schema = Person.schema
+        let rows: [[ModelValue]] = (0..<n).map { k in
+            let r = Fixture.row(k)
+            return [
+                .null, .string(r.name), .string(r.email), .int(Int64(r.age)), .double(r.score), .bool(r.active),
+                .date(r.joined), r.notes.map { .string($0) } ?? .null, .int(r.rank), .double(r.balance), .string(r.city),
+            ]
+        }
+        do {
+            let db = try BenchDatabase()
+            let store = try db.adapter()
+            report("adapter.insert rows (1 tx)", try time { try store.withTransaction { for row in rows { _ = try store.insert(row, into: schema) } } })
+        }
+        report("Person() + fill", time { for k in 0..<n { let p = Person(); Fixture.fill(p, k); blackHole(p) } })
+        do {
+            let db = try BenchDatabase()
+            let store = try db.adapter()
+            report("model save, adapter tx only", try time { try store.withTransaction { for k in 0..<n { let p = Person(); Fixture.fill(p, k); try p.save(to: store) } } })
+        }
+        do {
+            let db = try BenchDatabase()
+            let store = try db.adapter()
+            report("model save, model tx", try time { try store.transaction { for k in 0..<n { let p = Person(); Fixture.fill(p, k); try p.save(to: store) } } })
+        }
+        do {
+            let db = try BenchDatabase()
+            let store = try db.adapter()
+            report("model save, model tx, no notify", try time { try ModelNotifications.withoutNotifications { try store.transaction { for k in 0..<n { let p = Person(); Fixture.fill(p, k); try p.save(to: store) } } } })
+        }
+        do {
+            let store = ArrayAdapter()
+            report("ArrayAdapter save, model tx", try time { try store.transaction { for k in 0..<n { let p = Person(); Fixture.fill(p, k); try p.save(to: store) } } })
+        }
+    }
+}

@@ -5,7 +5,7 @@ import Foundation
 struct Workload: Sendable {
     let name: String
     let model: @Sendable (Int) throws -> Duration
-    let baseline: @Sendable (Int) -> Duration
+    let baseline: @Sendable (Int) throws -> Duration
 }
 
 func time(_ body: () throws -> Void) rethrows -> Duration {
@@ -181,42 +181,51 @@ let workloads: [Workload] = [
 struct ModelBenchmarks {
     static func main() throws {
         var arguments = CommandLine.arguments.dropFirst()
-        var json = false, n = 100_000, runs = 5
-        var only: String?
+        var json = false, n = 100_000, sqliteN = 50_000, runs = 5
+        var only: String?, adapter: String?
         while let argument = arguments.popFirst() {
             switch argument {
             case "--json": json = true
             case "--no-center": break
             case "--micro": try Micro.run(); return
+            case "--micro-sqlite": try MicroSQLite.run(); return
             case "--only": only = arguments.popFirst()
+            case "--adapter": adapter = arguments.popFirst()
             case "--n": n = arguments.popFirst().flatMap(Int.init) ?? n
+            case "--sqlite-n": sqliteN = arguments.popFirst().flatMap(Int.init) ?? sqliteN
             case "--runs": runs = arguments.popFirst().flatMap(Int.init) ?? runs
             default:
-                print("usage: ModelBenchmarks [--json] [--n N] [--runs R]")
+                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite] [--only prefix] [--n N] [--sqlite-n N] [--runs R] [--no-center] [--micro]")
                 return
             }
         }
         ModelNotifications.postsToNotificationCenter = !CommandLine.arguments.contains("--no-center")
-        if !json {
-            print("ArrayAdapter vs plain Swift arrays/dictionaries of structs, n = \(n), median of \(runs) runs")
-            print("workload".padding(toLength: 20, withPad: " ", startingAt: 0) + "     model ms   baseline ms    ratio")
-        }
-        for workload in workloads where only == nil || workload.name.hasPrefix(only ?? "") {
-            var model: [Double] = [], base: [Double] = []
-            for _ in 0..<runs {
-                model.append(milliseconds(try workload.model(n)))
-                base.append(milliseconds(workload.baseline(n)))
+        let suites: [(key: String, name: String, baseline: String, n: Int, workloads: [Workload])] = [
+            ("array", "ArrayAdapter", "plain Swift arrays/dictionaries of structs", n, workloads),
+            ("sqlite", "SQLiteAdapter", "the raw sqlite3 C API (same file settings)", sqliteN, sqliteWorkloads),
+        ]
+        for suite in suites where adapter == nil || adapter == suite.key {
+            if !json {
+                print("\n\(suite.name) vs \(suite.baseline), n = \(suite.n), median of \(runs) runs")
+                print("workload".padding(toLength: 20, withPad: " ", startingAt: 0) + "     model ms   baseline ms    ratio")
             }
-            let m = median(model), b = median(base)
-            let ratio = m / b
-            if json {
-                print(
-                    "{\"adapter\":\"ArrayAdapter\",\"workload\":\"\(workload.name)\",\"n\":\(n),\"median_ms\":\(rounded(m)),\"baseline_ms\":\(rounded(b)),\"ratio\":\(rounded(ratio))}"
-                )
-            } else {
-                print(
-                    workload.name.padding(toLength: 20, withPad: " ", startingAt: 0)
-                        + String(format: "%13.2f %13.2f %8.2f", m, b, ratio))
+            for workload in suite.workloads where only == nil || workload.name.hasPrefix(only ?? "") {
+                var model: [Double] = [], base: [Double] = []
+                for _ in 0..<runs {
+                    model.append(milliseconds(try workload.model(suite.n)))
+                    base.append(milliseconds(try workload.baseline(suite.n)))
+                }
+                let m = median(model), b = median(base)
+                let ratio = m / b
+                if json {
+                    print(
+                        "{\"adapter\":\"\(suite.name)\",\"workload\":\"\(workload.name)\",\"n\":\(suite.n),\"median_ms\":\(rounded(m)),\"baseline_ms\":\(rounded(b)),\"ratio\":\(rounded(ratio))}"
+                    )
+                } else {
+                    print(
+                        workload.name.padding(toLength: 20, withPad: " ", startingAt: 0)
+                            + String(format: "%13.2f %13.2f %8.2f", m, b, ratio))
+                }
             }
         }
     }

@@ -23,7 +23,7 @@ extension ModelProtocol {
         __isPersisted = false
         let change = ModelChange(
             action: .delete, schema: schema, modelType: ObjectIdentifier(Self.self), id: id, values: __baseline)
-        TransactionContext.record(change, instance: self, adapter: store) { { [weak self] in self?.restore(before) } }
+        TransactionContext.record(change, instance: self, adapter: store) { { self.restore(before) } }
         afterDelete()
         return true
     }

@@ -149,7 +149,7 @@ extension ModelProtocol {
         __extras?.lastValid = nil
         let change = ModelChange(
             action: .insert, schema: schema, modelType: ObjectIdentifier(Self.self), id: id, values: __values)
-        TransactionContext.record(change, instance: self, adapter: store) { { [weak self] in self?.restore(before) } }
+        TransactionContext.record(change, instance: self, adapter: store) { { self.restore(before) } }
     }
 
     /// Writes a stored record's changed columns; `before` is what a rolled-back
@@ -173,8 +173,8 @@ extension ModelProtocol {
         __extras?.lastValid = nil
         let change = ModelChange(
             action: .update, schema: schema, modelType: ObjectIdentifier(Self.self), id: __values[0], values: __values,
-            changedColumns: changed.map { schema.columns[$0].name })
-        TransactionContext.record(change, instance: self, adapter: store) { { [weak self] in self?.restore(before) } }
+            changedColumns: changed.map { schema.columnNames[$0] })
+        TransactionContext.record(change, instance: self, adapter: store) { { self.restore(before) } }
     }
 }
 

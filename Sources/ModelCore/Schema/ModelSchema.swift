@@ -17,6 +17,8 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
     public let tableName: String
     /// All columns in row order; `columns[0]` is the id.
     public let columns: [ColumnDefinition]
+    /// The column names in row order (`columns.map(\.name)`, computed once).
+    public let columnNames: [String]
     /// How new ids are made.
     public let idGeneration: IDGeneration
     /// The index of `created_at`, when declared and timestamps are on.
@@ -45,6 +47,7 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
         self.modelName = modelName
         self.tableName = tableName
         self.columns = columns
+        self.columnNames = columns.map(\.name)
         self.idGeneration = idGeneration
         self.locations = locations
         var byName: [String: Int] = [:]

@@ -17,7 +17,21 @@ public enum TextMatcher {
         }
     }
 
-    enum Token: Equatable { case literal(UInt32), one, any }
+    /// One element of a match pattern: a literal scalar, one scalar (`_`), any run (`%`).
+    package enum Token: Equatable { case literal(UInt32), one, any }
+
+    /// The pattern `op` with `text` stands for, as tokens (literal text for `contains`,
+    /// `beginsWith` and `endsWith`; `%`, `_` and `\` escapes for `like`). SQL adapters
+    /// render these as `LIKE` or `GLOB` patterns, so both engines read patterns the same way.
+    package static func tokens(_ op: TextOperator, _ text: String) -> [Token] {
+        let literal = text.unicodeScalars.map { Token.literal($0.value) }
+        switch op {
+        case .contains: return [.any] + literal + [.any]
+        case .beginsWith: return literal + [.any]
+        case .endsWith: return [.any] + literal
+        case .like: return pattern(text.unicodeScalars.map(\.value))
+        }
+    }
 
     static func pattern(_ p: [UInt32]) -> [Token] {
         var tokens: [Token] = []

@@ -1,0 +1,261 @@
+import CSQLiteRaw
+import Foundation
+import SQLiteAdapter
+
+/// Lookups and filtered-query repetitions for the SQLite workloads.
+let sqliteQueryRepeats = 200
+
+/// A database file in a fresh temporary directory, with the `person` table created by
+/// SQLiteAdapter and the (city, age) index, optionally seeded with `n` rows (raw inserts).
+final class BenchDatabase {
+    let directory: URL
+    let path: String
+
+    init(seed n: Int = 0) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("swiftmodel-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        path = directory.appendingPathComponent("bench.sqlite").path
+        do {
+            let store = try SQLiteAdapter(path: path)
+            try store.prepare(Person.schema)
+            var migrator = SQLiteMigrator()
+            migrator.register("person: city and age") { db in
+                try db.execute(#"CREATE INDEX "person_city_age" ON "person" ("city", "age")"#)
+            }
+            try migrator.migrate(store)
+        }
+        if n > 0 {
+            let raw = try RawSQLite(path: path)
+            let insert = try raw.prepare(RawSQL.insert)
+            defer { sqlite3_finalize(insert) }
+            try raw.exec("BEGIN IMMEDIATE")
+            for k in 0..<n {
+                RawSQLite.bind(Fixture.row(k), insert, from: 1)
+                guard sqlite3_step(insert) == SQLITE_DONE else { throw BenchmarkError("seed insert failed") }
+                sqlite3_reset(insert)
+            }
+            try raw.exec("COMMIT")
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    func adapter() throws -> SQLiteAdapter { try SQLiteAdapter(path: path) }
+    func raw() throws -> RawSQLite { try RawSQLite(path: path) }
+}
+
+enum RawSQL {
+    static let columns = "name, email, age, score, active, joined, notes, rank, balance, city"
+    static let insert = "INSERT INTO person (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    static let selectAll = "SELECT id, \(columns) FROM person"
+    static let find = "SELECT id, \(columns) FROM person WHERE id = ?"
+    static let filtered =
+        "SELECT id, \(columns) FROM person WHERE age BETWEEN ? AND ? AND city = ? ORDER BY score DESC LIMIT 100"
+    static let updateScore = "UPDATE person SET score = ? WHERE id = ?"
+    static let delete = "DELETE FROM person WHERE id = ?"
+}
+
+/// Runs `body` over every row `statement` returns.
+func eachRow(_ statement: OpaquePointer, _ body: (OpaquePointer) -> Void) throws {
+    while true {
+        let code = sqlite3_step(statement)
+        if code == SQLITE_DONE { break }
+        guard code == SQLITE_ROW else { throw BenchmarkError("step failed: \(code)") }
+        body(statement)
+    }
+    sqlite3_reset(statement)
+}
+
+/// Steps a statement that returns no rows, then resets it.
+func runToEnd(_ statement: OpaquePointer) throws {
+    guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchmarkError("statement failed") }
+    sqlite3_reset(statement)
+}
+
+let sqliteWorkloads: [Workload] = [
+    Workload(
+        name: "insert",
+        model: { n in
+            let db = try BenchDatabase()
+            let store = try db.adapter()
+            return try time {
+                try store.transaction {
+                    for k in 0..<n {
+                        let p = Person()
+                        Fixture.fill(p, k)
+                        try p.save(to: store)
+                    }
+                }
+            }
+        },
+        baseline: { n in
+            try measureRaw(seed: 0) { raw in
+                let insert = try raw.prepare(RawSQL.insert)
+                defer { sqlite3_finalize(insert) }
+                return try time {
+                    try raw.exec("BEGIN IMMEDIATE")
+                    for k in 0..<n {
+                        RawSQLite.bind(Fixture.row(k), insert, from: 1)
+                        try runToEnd(insert)
+                    }
+                    try raw.exec("COMMIT")
+                }
+            }
+        }),
+    Workload(
+        name: "fetch all",
+        model: { n in
+            let db = try BenchDatabase(seed: n)
+            let store = try db.adapter()
+            return try time {
+                let all = try Person.all(in: store)
+                var sum = 0
+                for p in all { sum &+= p.age }
+                blackHole(sum)
+            }
+        },
+        baseline: { n in
+            try measureRaw(seed: n) { raw in
+                let select = try raw.prepare(RawSQL.selectAll)
+                defer { sqlite3_finalize(select) }
+                return try time {
+                    var all: [PersonRow] = []
+                    try eachRow(select) { all.append(RawSQLite.row($0)) }
+                    var sum = 0
+                    for p in all { sum &+= p.age }
+                    blackHole(sum)
+                }
+            }
+        }),
+    Workload(
+        name: "10k lookups by id",
+        model: { n in
+            let db = try BenchDatabase(seed: n)
+            let store = try db.adapter()
+            let ids = Fixture.lookupIDs(lookups, n: n)
+            _ = try Person.find(1, in: store)
+            return try time {
+                var sum = 0
+                for id in ids { sum &+= try Person.find(id, in: store)?.age ?? 0 }
+                blackHole(sum)
+            }
+        },
+        baseline: { n in
+            try measureRaw(seed: n) { raw in
+                let find = try raw.prepare(RawSQL.find)
+                defer { sqlite3_finalize(find) }
+                let ids = Fixture.lookupIDs(lookups, n: n)
+                return try time {
+                    var sum = 0
+                    for id in ids {
+                        sqlite3_bind_int64(find, 1, id)
+                        try eachRow(find) { sum &+= RawSQLite.row($0).age }
+                    }
+                    blackHole(sum)
+                }
+            }
+        }),
+    Workload(
+        name: "filtered query x200",
+        model: { n in
+            let db = try BenchDatabase(seed: n)
+            let store = try db.adapter()
+            let query = Person.where(.between(\.age, 30, 40) && \.city == "Paris")
+                .order(by: \.score, .descending)
+                .limit(100)
+                .using(store)
+            return try time {
+                var sum = 0.0
+                for _ in 0..<sqliteQueryRepeats {
+                    for p in try query.all() { sum += p.score }
+                }
+                blackHole(sum)
+            }
+        },
+        baseline: { n in
+            try measureRaw(seed: n) { raw in
+                let select = try raw.prepare(RawSQL.filtered)
+                defer { sqlite3_finalize(select) }
+                return try time {
+                    var sum = 0.0
+                    for _ in 0..<sqliteQueryRepeats {
+                        sqlite3_bind_int64(select, 1, 30)
+                        sqlite3_bind_int64(select, 2, 40)
+                        RawSQLite.bind("Paris", select, 3)
+                        var rows: [PersonRow] = []
+                        try eachRow(select) { rows.append(RawSQLite.row($0)) }
+                        for p in rows { sum += p.score }
+                    }
+                    blackHole(sum)
+                }
+            }
+        }),
+    Workload(
+        name: "update all",
+        model: { n in
+            let db = try BenchDatabase(seed: n)
+            let store = try db.adapter()
+            let people = try Person.all(in: store)
+            return try time {
+                try store.transaction {
+                    for p in people {
+                        p.score += 1
+                        try p.save()
+                    }
+                }
+            }
+        },
+        baseline: { n in
+            try measureRaw(seed: n) { raw in
+                let select = try raw.prepare(RawSQL.selectAll)
+                var rows: [PersonRow] = []
+                try eachRow(select) { rows.append(RawSQLite.row($0)) }
+                sqlite3_finalize(select)
+                let update = try raw.prepare(RawSQL.updateScore)
+                defer { sqlite3_finalize(update) }
+                return try time {
+                    try raw.exec("BEGIN IMMEDIATE")
+                    for k in rows.indices {
+                        rows[k].score += 1
+                        sqlite3_bind_double(update, 1, rows[k].score)
+                        sqlite3_bind_int64(update, 2, rows[k].id)
+                        try runToEnd(update)
+                    }
+                    try raw.exec("COMMIT")
+                }
+            }
+        }),
+    Workload(
+        name: "delete half",
+        model: { n in
+            let db = try BenchDatabase(seed: n)
+            let store = try db.adapter()
+            let people = try Person.all(in: store)
+            return try time {
+                try store.transaction {
+                    for (k, p) in people.enumerated() where k % 2 == 0 { try p.delete() }
+                }
+            }
+        },
+        baseline: { n in
+            try measureRaw(seed: n) { raw in
+                let delete = try raw.prepare(RawSQL.delete)
+                defer { sqlite3_finalize(delete) }
+                return try time {
+                    try raw.exec("BEGIN IMMEDIATE")
+                    for id in stride(from: Int64(1), through: Int64(n), by: 2) {
+                        sqlite3_bind_int64(delete, 1, id)
+                        try runToEnd(delete)
+                    }
+                    try raw.exec("COMMIT")
+                }
+            }
+        }),
+]
+
+/// Opens a seeded database with the raw API and times `body`.
+func measureRaw(seed n: Int, _ body: (RawSQLite) throws -> Duration) throws -> Duration {
+    let db = try BenchDatabase(seed: n)
+    let raw = try db.raw()
+    return try body(raw)
+}

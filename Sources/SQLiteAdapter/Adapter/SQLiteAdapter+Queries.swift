@@ -1,0 +1,147 @@
+import CSQLite
+
+extension SQLiteAdapter {
+    /// The rows matching `query`: one `SELECT` with bound parameters, ordered by the
+    /// query's keys and then `rowid` (store order for ties).
+    public func fetch(_ query: StoreQuery) throws -> [[ModelValue]] {
+        let mapping = try mapping(for: query.schema)
+        let (sql, arguments) = try SQLCompiler.select(query, columns: mapping.columnList)
+        let layout = mapping.layout
+        return try reading { db in
+            try db.query(sql, arguments) { statement in
+                var rows: [[ModelValue]] = []
+                while try statement.step() { rows.append(try statement.row(layout)) }
+                return rows
+            }
+        }
+    }
+
+    /// `SELECT count(*)` of the rows matching `query` (limit and offset apply).
+    public func count(_ query: StoreQuery) throws -> Int {
+        _ = try mapping(for: query.schema)
+        let (sql, arguments) = try SQLCompiler.count(query)
+        return try reading { db in
+            try db.query(sql, arguments) { statement in
+                try statement.step() ? Int(sqlite3_column_int64(statement.handle, 0)) : 0
+            }
+        }
+    }
+
+    /// Deletes the rows matching `query` in one `DELETE` statement.
+    public func delete(_ query: StoreQuery) throws -> Int {
+        _ = try mapping(for: query.schema)
+        let (sql, arguments) = try SQLCompiler.delete(query)
+        return try writing { db in try db.run(sql, arguments) }
+    }
+
+    /// Sets columns on the rows matching `query` in one `UPDATE` statement; returns how
+    /// many rows changed (rows already holding the values are not counted).
+    public func update(_ query: StoreQuery, set values: [Int: ModelValue]) throws -> Int {
+        _ = try mapping(for: query.schema)
+        let width = query.schema.columns.count
+        for column in values.keys where column <= 0 || column >= width {
+            throw StoreError(
+                .invalidRequest, table: query.schema.tableName,
+                message: column == 0 ? "updateAll cannot change ids" : "column index \(column) out of range")
+        }
+        if values.isEmpty { return 0 }
+        let (sql, arguments) = try SQLCompiler.update(query, set: values.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        return try writing { db in try db.run(sql, arguments) }
+    }
+
+    /// Computes `query.aggregate` in SQL (`count`, `sum`, `avg`, `min`, `max`, `GROUP BY`),
+    /// with the result types of ``Aggregate``.
+    ///
+    /// - Throws: ``StoreError`` `.invalidRequest` without an aggregate; `.storage` on
+    ///   integer overflow in `sum`.
+    public func aggregate(_ query: StoreQuery) throws -> [AggregateGroup] {
+        _ = try mapping(for: query.schema)
+        guard let aggregate = query.aggregate else {
+            throw StoreError(.invalidRequest, table: query.schema.tableName, message: "the query has no aggregate")
+        }
+        let schema = query.schema
+        let width = schema.columns.count
+        guard aggregate.column.map({ (0..<width).contains($0) }) ?? (aggregate.function == .count),
+            aggregate.groupBy.allSatisfy({ (0..<width).contains($0) })
+        else {
+            throw StoreError(.invalidRequest, table: schema.tableName, message: "aggregate columns out of range")
+        }
+        let (sql, arguments) = try SQLCompiler.aggregate(query, aggregate)
+        let keyColumns = aggregate.groupBy.map { schema.columns[$0] }
+        let valueColumn = aggregate.column.map { schema.columns[$0] }
+        do {
+            return try reading { db in
+                try db.query(sql, arguments) { statement in
+                    var groups: [AggregateGroup] = []
+                    while try statement.step() {
+                        var keys: [ModelValue] = []
+                        for (k, column) in keyColumns.enumerated() { keys.append(try statement.value(at: Int32(k), as: column)) }
+                        let index = Int32(keyColumns.count)
+                        let value: ModelValue
+                        switch aggregate.function {
+                        case .count, .sum, .average: value = statement.rawValue(at: index)
+                        case .min, .max: value = try valueColumn.map { try statement.value(at: index, as: $0) } ?? .null
+                        }
+                        groups.append(AggregateGroup(keys: keys, value: value))
+                    }
+                    if groups.isEmpty, aggregate.groupBy.isEmpty {
+                        groups.append(AggregateGroup(keys: [], value: aggregate.function == .count ? .int(0) : .null))
+                    }
+                    return groups
+                }
+            }
+        } catch let error as SQLiteError where error.message.contains("integer overflow") {
+            let column = valueColumn?.name ?? "?"
+            throw StoreError(.storage, table: schema.tableName, message: "integer overflow in sum(\(column))")
+        }
+    }
+}
+
+extension SQLCompiler {
+    /// `SELECT keys…, fn(column) FROM (selected rows) GROUP BY keys ORDER BY keys`.
+    static func aggregate(_ query: StoreQuery, _ aggregate: Aggregate) throws -> (String, [ModelValue]) {
+        let schema = query.schema
+        func name(_ index: Int) -> String { SQLText.quote(schema.columns[index].name) }
+        let target = aggregate.column.map(name) ?? "*"
+        let function: String
+        switch aggregate.function {
+        case .count: function = "count(\(target))"
+        case .sum: function = "sum(\(target))"
+        case .average: function = "avg(\(target))"
+        case .min: function = "min(\(target))"
+        case .max: function = "max(\(target))"
+        }
+        let keys = aggregate.groupBy.map(name)
+        let source: String
+        var arguments: [ModelValue] = []
+        if isWindowed(query) {
+            let (inner, innerArguments) = try select(query, columns: "*")
+            source = "(\(inner))"
+            arguments = innerArguments
+        } else {
+            var compiler = SQLCompiler(schema)
+            source = SQLText.quote(schema.tableName) + (try compiler.whereClause(query))
+            arguments = compiler.arguments
+        }
+        var sql = "SELECT " + (keys + [function]).joined(separator: ", ") + " FROM " + source
+        if !keys.isEmpty {
+            let list = keys.joined(separator: ", ")
+            sql += " GROUP BY \(list) ORDER BY \(list)"
+        }
+        return (sql, arguments)
+    }
+}
+
+extension SQLiteConnection {
+    /// Runs a cached statement with `arguments`, hands it to `read`, then resets it.
+    @inline(__always) func query<R>(_ sql: String, _ arguments: [ModelValue], _ read: (SQLiteStatement) throws -> R) throws -> R {
+        let statement = try cached(sql)
+        defer { statement.reset() }
+        do {
+            try statement.bind(arguments)
+            return try read(statement)
+        } catch let error as SQLiteError {
+            throw error.with(arguments: arguments)
+        }
+    }
+}

@@ -1,0 +1,97 @@
+/// One row of a raw SQL result: values as SQLite stores them (integer, real, text, blob
+/// or null), by column name or position.
+///
+/// ```swift
+/// for row in try store.rows("SELECT city, count(*) AS n FROM person GROUP BY city") {
+///     print(row["city"] ?? .null, row["n"] ?? .null)
+/// }
+/// ```
+public struct SQLiteRow: Sendable, Hashable {
+    /// The result column names.
+    public let columns: [String]
+    /// The values, in column order.
+    public let values: [ModelValue]
+
+    /// The value of the first column with this name, or nil when there is none.
+    public subscript(_ column: String) -> ModelValue? {
+        columns.firstIndex(of: column).map { values[$0] }
+    }
+
+    /// The value at a position.
+    public subscript(_ index: Int) -> ModelValue { values[index] }
+}
+
+extension SQLiteAdapter {
+    /// Runs one SQL statement with bound arguments (`?` or `?NNN` placeholders) on the
+    /// writer; returns the number of rows it changed.
+    ///
+    /// ```swift
+    /// try store.execute("UPDATE task SET done = 1 WHERE due < ?", [.date(.now)])
+    /// ```
+    ///
+    /// Raw writes bypass the model layer: no hooks, validations or change notifications.
+    @discardableResult
+    public func execute(_ sql: String, _ arguments: [ModelValue] = []) throws -> Int {
+        try writing { db in try db.run(sql, arguments) }
+    }
+
+    /// Runs one SQL query with bound arguments and returns its rows as stored.
+    ///
+    /// Read-only statements run on a reader outside transactions; anything else on the
+    /// writer.
+    public func rows(_ sql: String, _ arguments: [ModelValue] = []) throws -> [SQLiteRow] {
+        func read(_ statement: SQLiteStatement) throws -> [SQLiteRow] {
+            let names = statement.columnNames
+            var rows: [SQLiteRow] = []
+            while try statement.step() {
+                rows.append(SQLiteRow(columns: names, values: (0..<statement.columnCount).map { statement.rawValue(at: $0) }))
+            }
+            return rows
+        }
+        let readOnly = try reading { db in try db.cached(sql).isReadOnly }
+        if readOnly { return try reading { db in try db.query(sql, arguments, read) } }
+        return try writing { db in try db.query(sql, arguments, read) }
+    }
+
+    /// Runs a SQL query and decodes each row as a model: result columns are matched to
+    /// the model's columns by name, and every model column must be present.
+    func records<M: ModelProtocol>(_ type: M.Type, _ sql: String, _ arguments: [ModelValue]) throws -> [M] {
+        let schema = M.schema
+        try prepare(schema)
+        let rows: [[ModelValue]] = try reading { db in
+            try db.query(sql, arguments) { statement in
+                let names = statement.columnNames
+                var positions: [Int32] = []
+                var missing: [String] = []
+                for column in schema.columns {
+                    if let k = names.firstIndex(of: column.name) { positions.append(Int32(k)) } else { missing.append(column.name) }
+                }
+                guard missing.isEmpty else {
+                    throw SQLiteError.mismatch(
+                        "the result lacks \(schema.modelName) column(s) \(missing.joined(separator: ", "))", sql: sql)
+                }
+                var rows: [[ModelValue]] = []
+                while try statement.step() {
+                    var row: [ModelValue] = []
+                    row.reserveCapacity(positions.count)
+                    for (k, column) in schema.columns.enumerated() { row.append(try statement.value(at: positions[k], as: column)) }
+                    rows.append(row)
+                }
+                return rows
+            }
+        }
+        return rows.map { M.materialize($0, schema: schema, store: self) }
+    }
+}
+
+extension ModelProtocol {
+    /// Records from a raw SQL query (`SELECT *` or any query returning every column of
+    /// the model's table), with bound arguments.
+    ///
+    /// ```swift
+    /// let late = try Task.fetch(sql: "SELECT * FROM task WHERE due < ? ORDER BY due", [.date(.now)], in: store)
+    /// ```
+    public static func fetch(sql: String, _ arguments: [ModelValue] = [], in store: SQLiteAdapter) throws -> [Self] {
+        try store.records(Self.self, sql, arguments)
+    }
+}

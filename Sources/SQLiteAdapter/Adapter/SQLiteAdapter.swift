@@ -1,0 +1,187 @@
+import CSQLite
+import Foundation
+import Synchronization
+
+/// The production adapter: models in an ordinary SQLite database file, through the
+/// system `libsqlite3`.
+///
+/// ```swift
+/// import SQLiteAdapter
+///
+/// let store = try SQLiteAdapter(path: "tasks.sqlite")
+/// ModelStore.setDefault(store)
+/// try Task.create(["name": "walk the dog"])
+/// let open = try Task.where(\.done == false).order(by: \.due).all()
+/// ```
+///
+/// Tables are created from the model schemas on first use (or by ``prepare(_:)``), with
+/// real column types, `NOT NULL`, defaults, foreign keys and indexes; a table missing a
+/// newly declared column gets it added. Queries compile to one SQL statement with bound
+/// parameters. See `Docs/SQLite.md`.
+///
+/// ## Threading
+/// One **writer** connection, guarded by a recursive lock, runs every write and every
+/// transaction; a transaction holds the lock until it ends, so writers are serialised.
+/// Reads outside a transaction go to a pool of read-only connections
+/// (``SQLiteConfiguration/readerCount``) and run concurrently with the writer, seeing the
+/// last committed state (WAL snapshot isolation). Reads made by the thread that has a
+/// transaction open go to the writer and see that transaction's changes.
+public final class SQLiteAdapter: PersistenceAdapter, @unchecked Sendable {
+    // @unchecked Sendable: `writer`, `depth` and `preparedByLevel` are only touched while
+    // holding `writerLock`; `catalog` is a Mutex; `readers` and `transactionOwner` are
+    // Sendable; the rest is immutable.
+
+    /// The database file's path (`":memory:"` for an in-memory database).
+    public let path: String
+    /// The settings it was opened with.
+    public let configuration: SQLiteConfiguration
+
+    let writerLock = RecursiveLock()
+    let writer: SQLiteConnection
+    let readers: ReaderPool?
+    /// The thread holding an open transaction (0 when none).
+    let transactionOwner = Atomic<UInt>(0)
+    /// Open transaction levels on the writer.
+    var depth = 0
+    /// Schemas whose tables were created at each open level (forgotten on rollback).
+    var preparedByLevel: [[ObjectIdentifier]] = []
+    /// Prepared tables by schema identity, plus which schema owns each table name.
+    let catalog = Mutex<(mappings: [ObjectIdentifier: TableMapping], owners: [String: ObjectIdentifier])>(([:], [:]))
+
+    /// Opens (creating if needed) the database at `path`.
+    ///
+    /// - Throws: ``SQLiteError`` when the file cannot be opened or is not a database
+    ///   (`.corrupt`), leaving the file untouched.
+    public init(path: String, configuration: SQLiteConfiguration = SQLiteConfiguration()) throws {
+        self.path = path
+        self.configuration = configuration
+        writer = try SQLiteConnection(path: path, readOnly: false)
+        try Self.configure(writer, configuration, writable: true)
+        let isFile = path != ":memory:" && !path.isEmpty && !path.hasPrefix("file::memory:")
+        if isFile, configuration.journalMode == .wal, configuration.readerCount > 0 {
+            var connections: [SQLiteConnection] = []
+            for _ in 0..<configuration.readerCount {
+                let reader = try SQLiteConnection(path: path, readOnly: true)
+                try Self.configure(reader, configuration, writable: false)
+                connections.append(reader)
+            }
+            readers = ReaderPool(connections)
+        } else {
+            readers = nil
+        }
+    }
+
+    /// Opens the database at a file URL.
+    public convenience init(url: URL, configuration: SQLiteConfiguration = SQLiteConfiguration()) throws {
+        try self.init(path: url.path, configuration: configuration)
+    }
+
+    /// A private in-memory database (gone when the adapter is released), for tests and
+    /// caches.
+    public convenience init() throws {
+        try self.init(path: ":memory:")
+    }
+
+    private static func configure(_ db: SQLiteConnection, _ configuration: SQLiteConfiguration, writable: Bool) throws {
+        sqlite3_busy_timeout(db.handle, Int32(clamping: configuration.busyTimeoutMilliseconds))
+        // Reading the schema proves the file is a database before anything is written.
+        _ = try db.scalar("SELECT count(*) FROM sqlite_master")
+        guard writable else { return }
+        try db.execute("PRAGMA foreign_keys = \(configuration.foreignKeys ? "ON" : "OFF")")
+        _ = try db.scalar("PRAGMA journal_mode = \(configuration.journalMode.rawValue)")
+        try db.execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
+    }
+
+    // MARK: Connections
+
+    /// Runs `body` on the writer, holding the writer lock.
+    @inline(__always) func writing<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
+        writerLock.lock()
+        defer { writerLock.unlock() }
+        return try body(writer)
+    }
+
+    /// Runs `body` on a reader, or on the writer when this thread has a transaction open
+    /// (or there are no readers).
+    @inline(__always) func reading<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
+        if let readers, transactionOwner.load(ordering: .acquiring) != currentThreadID() {
+            return try readers.withReader(body)
+        }
+        return try writing(body)
+    }
+
+    // MARK: Tables
+
+    /// Creates or migrates storage for `schema` (and the tables its foreign keys refer
+    /// to): `CREATE TABLE IF NOT EXISTS`, indexes, and `ALTER TABLE ADD COLUMN` for
+    /// declared columns the table lacks. Idempotent; cheap after the first call.
+    public func prepare(_ schema: ModelSchema) throws {
+        _ = try mapping(for: schema)
+    }
+
+    /// The table mapping for `schema`, preparing the table on first use.
+    @inline(__always) func mapping(for schema: ModelSchema) throws -> TableMapping {
+        if let mapping = catalog.withLock({ $0.mappings[ObjectIdentifier(schema)] }) { return mapping }
+        return try writing { db in try prepareTable(schema, db, visiting: []) }
+    }
+
+    private func prepareTable(_ schema: ModelSchema, _ db: SQLiteConnection, visiting: Set<ObjectIdentifier>) throws
+        -> TableMapping
+    {
+        let key = ObjectIdentifier(schema)
+        if let mapping = catalog.withLock({ $0.mappings[key] }) { return mapping }
+        if let owner = catalog.withLock({ $0.owners[schema.tableName] }), owner != key {
+            throw StoreError(
+                .invalidRequest, table: schema.tableName,
+                message: "the table already stores another model; \(schema.modelName) needs its own tableName")
+        }
+        let mapping = try TableMapping(schema)
+        for parent in mapping.foreignKeys.map(\.parent) where parent !== schema && !visiting.contains(ObjectIdentifier(parent)) {
+            _ = try prepareTable(parent, db, visiting: visiting.union([key]))
+        }
+        try db.execute("SAVEPOINT swiftmodel_prepare")
+        do {
+            let existing = try columns(of: schema.tableName, db)
+            if existing.isEmpty {
+                try db.execute(mapping.createTableSQL)
+            } else {
+                for index in schema.columns.indices where !existing.contains(schema.columns[index].name) {
+                    try db.execute("ALTER TABLE \(mapping.table) ADD COLUMN \(mapping.columnDefinition(index, forAdding: true))")
+                }
+            }
+            for sql in mapping.indexSQL { try db.execute(sql) }
+            try db.execute("RELEASE swiftmodel_prepare")
+        } catch {
+            try? db.execute("ROLLBACK TO swiftmodel_prepare; RELEASE swiftmodel_prepare")
+            throw error
+        }
+        catalog.withLock {
+            $0.mappings[key] = mapping
+            $0.owners[schema.tableName] = key
+        }
+        if !preparedByLevel.isEmpty { preparedByLevel[preparedByLevel.count - 1].append(key) }
+        return mapping
+    }
+
+    /// The column names of a table (empty when it does not exist).
+    func columns(of table: String, _ db: SQLiteConnection) throws -> Set<String> {
+        let statement = try db.prepare("SELECT name FROM pragma_table_info(?)")
+        try statement.bind(.string(table), at: 1)
+        var names: Set<String> = []
+        while try statement.step() { names.insert(statement.text(at: 0)) }
+        return names
+    }
+
+    /// Forgets tables created inside a rolled-back transaction level (their DDL was
+    /// undone with it).
+    func forget(_ keys: [ObjectIdentifier]) {
+        guard !keys.isEmpty else { return }
+        catalog.withLock { catalog in
+            for key in keys {
+                if let mapping = catalog.mappings.removeValue(forKey: key) {
+                    catalog.owners[mapping.schema.tableName] = nil
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,200 @@
+import CSQLite
+import Foundation
+
+/// One prepared statement: bind, step, read. Owned by one ``SQLiteConnection`` and used
+/// by one thread at a time (whoever holds that connection).
+final class SQLiteStatement {
+    let handle: OpaquePointer
+    let sql: String
+    unowned let connection: SQLiteConnection
+    /// Columns in the result (0 for statements that return no rows).
+    let columnCount: Int32
+
+    init(handle: OpaquePointer, sql: String, connection: SQLiteConnection) {
+        self.handle = handle
+        self.sql = sql
+        self.connection = connection
+        self.columnCount = sqlite3_column_count(handle)
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Whether the statement leaves the database unchanged.
+    var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+
+    /// Clears previous bindings and results so the statement can run again.
+    @inline(__always) func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Binds `values` to parameters 1...n.
+    func bind(_ values: [ModelValue]) throws {
+        var index: Int32 = 1
+        for value in values {
+            try bind(value, at: index)
+            index += 1
+        }
+    }
+
+    /// Binds one value (see `Docs/SQLite.md` for the storage of each kind).
+    @inline(__always) func bind(_ value: ModelValue, at index: Int32) throws {
+        let code: Int32
+        switch value {
+        case .null: code = sqlite3_bind_null(handle, index)
+        case .int(let i): code = sqlite3_bind_int64(handle, index, i)
+        case .bool(let b): code = sqlite3_bind_int64(handle, index, b ? 1 : 0)
+        case .double(let d):
+            guard !d.isNaN else {
+                throw SQLiteError.mismatch("SQLite cannot store NaN (it would read back as NULL); parameter \(index)", sql: sql)
+            }
+            code = sqlite3_bind_double(handle, index, d)
+        case .string(let s): code = bindText(s, at: index)
+        case .date(let d): code = sqlite3_bind_double(handle, index, d.timeIntervalSinceReferenceDate)
+        case .uuid(let u): code = bindText(u.uuidString, at: index)
+        case .data(let d):
+            code = d.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress, !bytes.isEmpty {
+                    return swiftmodel_bind_blob(handle, index, base, Int32(clamping: bytes.count))
+                }
+                return sqlite3_bind_zeroblob(handle, index, 0)
+            }
+        case .array, .dictionary: code = bindText(ModelJSON.serialize(value), at: index)
+        }
+        if code != SQLITE_OK { throw connection.error(code, sql: sql) }
+    }
+
+    @inline(__always) private func bindText(_ text: String, at index: Int32) -> Int32 {
+        var text = text
+        return text.withUTF8 { utf8 in
+            utf8.withMemoryRebound(to: CChar.self) { chars in
+                // An empty buffer has no address; a null pointer would bind NULL, not "".
+                guard let base = chars.baseAddress else { return swiftmodel_bind_text(handle, index, "", 0) }
+                return swiftmodel_bind_text(handle, index, base, Int32(clamping: chars.count))
+            }
+        }
+    }
+
+    /// Advances to the next row: `true` when a row is ready, `false` when done.
+    @inline(__always) func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW { return true }
+        if code == SQLITE_DONE { return false }
+        throw connection.error(code, sql: sql)
+    }
+
+    /// Runs the statement to completion, ignoring any rows.
+    func run() throws {
+        while try step() {}
+    }
+
+    // MARK: Reading
+
+    /// The current row's column `index` as stored (integer, real, text, blob or null).
+    func rawValue(at index: Int32) -> ModelValue {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: return .int(sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT: return .double(sqlite3_column_double(handle, index))
+        case SQLITE_TEXT: return .string(text(at: index))
+        case SQLITE_BLOB: return .data(blob(at: index))
+        default: return .null
+        }
+    }
+
+    @inline(__always) func text(at index: Int32) -> String {
+        guard let bytes = sqlite3_column_text(handle, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    @inline(__always) func blob(at index: Int32) -> Data {
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return Data() }
+        return Data(bytes: bytes, count: count)
+    }
+
+    /// The current row's column `index` as a value of `columns[k]`'s type (`types[k]`
+    /// is that column's type, read without copying the column definition).
+    ///
+    /// The common case (the storage class the adapter writes for that type) is read
+    /// directly; anything else (a file edited by other tools) goes through the casting
+    /// rules, and a value that does not cast is a ``SQLiteError`` `.mismatch` naming the
+    /// column.
+    @inline(__always) func value(at index: Int32, type: ColumnType, _ columns: [ColumnDefinition], _ k: Int) throws
+        -> ModelValue
+    {
+        let storage = sqlite3_column_type(handle, index)
+        if storage == SQLITE_NULL { return .null }
+        switch type {
+        case .int where storage == SQLITE_INTEGER: return .int(sqlite3_column_int64(handle, index))
+        case .double where storage == SQLITE_FLOAT || storage == SQLITE_INTEGER:
+            return .double(sqlite3_column_double(handle, index))
+        case .string where storage == SQLITE_TEXT, .text where storage == SQLITE_TEXT: return .string(text(at: index))
+        case .bool where storage == SQLITE_INTEGER: return .bool(sqlite3_column_int64(handle, index) != 0)
+        case .date where storage == SQLITE_FLOAT || storage == SQLITE_INTEGER:
+            return .date(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(handle, index)))
+        case .data where storage == SQLITE_BLOB: return .data(blob(at: index))
+        default: return try converted(at: index, columns[k])
+        }
+    }
+
+    /// The slow path of ``value(at:type:_:_:)``: UUIDs and JSON, or a storage class
+    /// the adapter does not write for this column.
+    private func converted(at index: Int32, _ column: ColumnDefinition) throws -> ModelValue {
+        let storage = sqlite3_column_type(handle, index)
+        switch column.type {
+        case .uuid where storage == SQLITE_TEXT:
+            if let uuid = UUID(uuidString: text(at: index)) { return .uuid(uuid) }
+        case .array where storage == SQLITE_TEXT, .dictionary where storage == SQLITE_TEXT:
+            if let parsed = try? ModelJSON.parse(text(at: index)),
+                let cast = try? Caster.cast(parsed, to: column.castTarget)
+            {
+                return cast
+            }
+        default: break
+        }
+        let raw = rawValue(at: index)
+        do {
+            return try Caster.cast(raw, to: column.castTarget)
+        } catch {
+            throw SQLiteError.mismatch(
+                "column \(column.name) holds \(raw.debugDescription), which is not a \(column.castTarget): \(error.reason)",
+                sql: sql)
+        }
+    }
+
+    /// The value of result column `index` decoded as `column`.
+    func value(at index: Int32, as column: ColumnDefinition) throws -> ModelValue {
+        try value(at: index, type: column.type, [column], 0)
+    }
+
+    /// The current row decoded with `layout` (result column k is the schema's column k).
+    @inline(__always) func row(_ layout: RowLayout) throws -> [ModelValue] {
+        var row: [ModelValue] = []
+        row.reserveCapacity(layout.types.count)
+        var index: Int32 = 0
+        for k in layout.types.indices {
+            row.append(try value(at: index, type: layout.types[k], layout.columns, k))
+            index += 1
+        }
+        return row
+    }
+
+    /// The result column names.
+    var columnNames: [String] {
+        (0..<columnCount).map { String(cString: sqlite3_column_name(handle, $0)) }
+    }
+}
+
+/// A schema's column types, kept apart from the column definitions so decoding a row
+/// does not copy (and retain) a definition per value.
+struct RowLayout: @unchecked Sendable {
+    // @unchecked Sendable: immutable arrays of Sendable values.
+    let types: [ColumnType]
+    let columns: [ColumnDefinition]
+
+    init(_ schema: ModelSchema) {
+        columns = schema.columns
+        types = schema.columns.map(\.type)
+    }
+}

@@ -1,0 +1,103 @@
+/// Everything the adapter needs to store one model in one table, computed once per schema:
+/// the SQL of the hot paths and the DDL.
+struct TableMapping: @unchecked Sendable {
+    // @unchecked Sendable: `schema` is a Sendable final class; `parents` only holds
+    // ModelSchema references; every stored property is immutable.
+    let schema: ModelSchema
+    let table: String
+    /// `"id", "name", …` in row order.
+    let columnList: String
+    /// How rows of this table decode.
+    let layout: RowLayout
+    let insertSQL: String
+    let findSQL: String
+    let deleteSQL: String
+    /// The `@BelongsTo` foreign keys: row index, parent schema, `ON DELETE` action.
+    let foreignKeys: [(column: Int, parent: ModelSchema, onDelete: String)]
+
+    init(_ schema: ModelSchema) throws {
+        try schema.validate()
+        self.schema = schema
+        table = SQLText.quote(schema.tableName)
+        layout = RowLayout(schema)
+        columnList = schema.columns.map { SQLText.quote($0.name) }.joined(separator: ", ")
+        insertSQL = "INSERT INTO \(table) (\(columnList)) VALUES (\(SQLText.placeholders(schema.columns.count)))"
+        let id = SQLText.quote(schema.columns[0].name)
+        findSQL = "SELECT \(columnList) FROM \(table) WHERE \(id) = ?"
+        deleteSQL = "DELETE FROM \(table) WHERE \(id) = ?"
+        var keys: [(Int, ModelSchema, String)] = []
+        for relation in try schema.relations() where relation.kind == .belongsTo {
+            let inverse = try relation.target.relations().first {
+                ($0.kind == .hasMany || $0.kind == .hasOne) && $0.target === schema && $0.foreignKey == relation.foreignKey
+            }
+            keys.append((relation.foreignKey, relation.target, Self.action(inverse?.rule ?? .nullify)))
+        }
+        foreignKeys = keys
+    }
+
+    /// The `ON DELETE` action that keeps the database consistent with a relation's rule
+    /// when a parent row is removed without the model layer (`delete()`, `deleteAll()`,
+    /// raw SQL): the model layer's own cascade runs first on `destroy()`.
+    static func action(_ rule: DeleteRule) -> String {
+        switch rule {
+        case .destroy, .delete: "CASCADE"
+        case .nullify: "SET NULL"
+        case .restrict: "RESTRICT"
+        }
+    }
+
+    /// `UPDATE … SET` the given columns `WHERE id = ?`.
+    func updateSQL(_ columns: [Int]) -> String {
+        let sets = columns.map { SQLText.quote(schema.columns[$0].name) + " = ?" }.joined(separator: ", ")
+        return "UPDATE \(table) SET \(sets) WHERE \(SQLText.quote(schema.columns[0].name)) = ?"
+    }
+
+    // MARK: DDL
+
+    /// The column's definition in `CREATE TABLE` (and, without the primary key, in
+    /// `ALTER TABLE ADD COLUMN`).
+    func columnDefinition(_ index: Int, forAdding: Bool = false) -> String {
+        let column = schema.columns[index]
+        var sql = SQLText.quote(column.name) + " " + column.type.sqliteType
+        if index == 0 {
+            sql += schema.idGeneration == .autoIncrement ? " PRIMARY KEY AUTOINCREMENT" : " NOT NULL PRIMARY KEY"
+            return sql
+        }
+        if !column.isOptional {
+            sql += " NOT NULL"
+            // A new NOT NULL column needs a default for the rows already stored: the
+            // declared default, or the property's initial value evaluated once.
+            let value = forAdding ? column.defaultValue.makeValue() : defaultLiteral(column)
+            if let value, !value.isNull, let literal = SQLText.literal(value) { sql += " DEFAULT " + literal }
+        } else if case .literal(let value) = column.defaultValue, !value.isNull, let literal = SQLText.literal(value) {
+            sql += " DEFAULT " + literal
+        }
+        if let key = foreignKeys.first(where: { $0.column == index }) {
+            sql +=
+                " REFERENCES \(SQLText.quote(key.parent.tableName))(\(SQLText.quote(key.parent.columns[0].name))) ON DELETE \(key.onDelete)"
+        }
+        return sql
+    }
+
+    private func defaultLiteral(_ column: ColumnDefinition) -> ModelValue? {
+        if case .literal(let value) = column.defaultValue { return value }
+        return nil
+    }
+
+    /// `CREATE TABLE …` (the caller checks that the table does not exist yet).
+    var createTableSQL: String {
+        let columns = schema.columns.indices.map { columnDefinition($0) }.joined(separator: ",\n  ")
+        return "CREATE TABLE \(table) (\n  \(columns)\n)"
+    }
+
+    /// `CREATE [UNIQUE] INDEX IF NOT EXISTS …` for each indexed or unique column
+    /// (foreign keys are indexed).
+    var indexSQL: [String] {
+        schema.columns.dropFirst().compactMap { column in
+            let unique = column.options.contains(.unique)
+            guard unique || column.options.contains(.indexed) else { return nil }
+            let name = SQLText.quote("\(schema.tableName)_\(column.name)_\(unique ? "unique" : "index")")
+            return "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(name) ON \(table) (\(SQLText.quote(column.name)))"
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Dispatch
+import Foundation
+import SQLiteAdapter
+import Synchronization
+import Testing
+
+@Suite struct SQLiteConcurrencyTests {
+    @Test func readersRunDuringAWriteAndSeeOnlyCommittedState() throws {
+        try withTemporaryDirectory { dir in
+            let store = try SQLiteAdapter(path: dir.appendingPathComponent("c.sqlite").path)
+            try store.prepare(MemoV1.schema)
+            let inside = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let writerDone = DispatchSemaphore(value: 0)
+            let failure = Mutex<String?>(nil)
+            DispatchQueue.global().async {
+                do {
+                    try store.withTransaction {
+                        for k in 0..<50 { try MemoV1.create(["title": .string("w\(k)")], in: store) }
+                        #expect(try MemoV1.count(in: store) == 50)  // the writer sees its own rows
+                        inside.signal()
+                        release.wait()
+                    }
+                } catch {
+                    failure.withLock { $0 = "\(error)" }
+                }
+                writerDone.signal()
+            }
+            inside.wait()
+            // The transaction is open and holds the write lock: reads still run, unblocked.
+            #expect(try MemoV1.count(in: store) == 0)
+            #expect(try MemoV1.where(\.title == "w1").using(store).all().isEmpty)
+            release.signal()
+            writerDone.wait()
+            #expect(failure.withLock { $0 } == nil)
+            #expect(try MemoV1.count(in: store) == 50)
+        }
+    }
+
+    @Test func mixedLoadKeepsEveryInvariant() throws {
+        try withTemporaryDirectory { dir in
+            let store = try SQLiteAdapter(path: dir.appendingPathComponent("load.sqlite").path)
+            try store.prepare(MemoV1.schema)
+            let writers = 4, batches = 10, batch = 20
+            let problems = Mutex<[String]>([])
+            let writing = Atomic<Int>(writers)
+            DispatchQueue.concurrentPerform(iterations: writers + 3) { worker in
+                do {
+                    if worker < writers {
+                        for b in 0..<batches {
+                            try store.withTransaction {
+                                for k in 0..<batch {
+                                    try MemoV1.create(["title": .string("\(worker)-\(b)-\(k)")], in: store)
+                                }
+                            }
+                        }
+                        writing.subtract(1, ordering: .relaxed)
+                    } else {
+                        var last = 0
+                        while writing.load(ordering: .relaxed) > 0 {
+                            let n = try MemoV1.count(in: store)
+                            if n % batch != 0 { problems.withLock { $0.append("saw a partial batch: \(n)") } }
+                            if n < last { problems.withLock { $0.append("count went back: \(last) → \(n)") } }
+                            last = n
+                        }
+                    }
+                } catch {
+                    problems.withLock { $0.append("\(error)") }
+                }
+            }
+            #expect(problems.withLock { $0 } == [])
+            let titles = try MemoV1.all(in: store).map(\.title)
+            #expect(titles.count == writers * batches * batch)
+            #expect(Set(titles).count == titles.count)  // nothing lost or duplicated
+            let ids = try MemoV1.all(in: store).compactMap(\.id)
+            #expect(Set(ids).count == ids.count)
+        }
+    }
+}

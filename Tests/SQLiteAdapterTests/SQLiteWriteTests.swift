@@ -1,0 +1,178 @@
+import Foundation
+import SQLiteAdapter
+import Testing
+
+@Suite struct SQLiteWriteTests {
+    @Test func everyColumnTypeRoundTripsExactly() throws {
+        try withSQLite { (store: SQLiteAdapter) throws in
+            let g = Gadget()
+            g.name = "Ünïcødé 🐶 'quote' \"double\" ; --"
+            g.manual = String(repeating: "long text ", count: 10_000)
+            g.count = -42
+            g.big = Int64.min
+            g.ratio = -0.1 + 0.2
+            g.enabled = true
+            g.made = Date()  // fractional seconds, full precision
+            g.serial = UUID()
+            g.payload = Data([0, 1, 2, 0, 255])
+            g.tags = ["", "a,b", "ü"]
+            g.specs = ["n": 1, "d": 2.5, "nested": ["x": [true, .null]], "s": "t"]
+            g.note = ""
+            try g.saveOrThrow()
+            let h = Gadget()
+            h.big = Int64.max
+            h.payload = Data()
+            try h.saveOrThrow()
+            let back = try #require(try Gadget.find(1))
+            for column in Gadget.schema.columns {
+                #expect(try back[column.name] == g[column.name], "\(column.name)")
+            }
+            let empty = try #require(try Gadget.find(2))
+            #expect(empty.big == Int64.max && empty.payload == Data() && empty.note == nil)
+            #expect(!back.isDirty)
+        }
+    }
+
+    @Test func nanIsRefusedRatherThanStoredAsNull() throws {
+        try withSQLite { (_: SQLiteAdapter) throws in
+            let g = Gadget()
+            g.ratio = .nan
+            #expect(throws: SQLiteError.self) { try g.saveOrThrow() }
+            #expect(try Gadget.count() == 0)
+        }
+    }
+
+    @Test func duplicateIDsAndUniqueViolationsAreTypedAndLeaveNothingHalfWritten() throws {
+        try withSQLite { (store: SQLiteAdapter) throws in
+            try Gadget.create(["code": "A"])
+            let clash = Gadget()
+            clash.code = "A"
+            do {
+                try clash.saveOrThrow()
+                Issue.record("saved a duplicate code")
+            } catch let error as SQLiteError {
+                #expect(error.kind == .uniqueConstraint)
+                #expect(error.message.contains("gadget.code"))
+                #expect(error.sql?.hasPrefix("INSERT INTO \"gadget\"") == true)
+                #expect(!error.description.contains("\"A\""))  // bound values stay out of the text
+                #expect(error.arguments.contains("A"))
+            }
+            #expect(clash.isNew)
+            // A transaction that fails halfway leaves no row behind.
+            #expect(throws: SQLiteError.self) {
+                try store.withTransaction {
+                    try Gadget.create(["code": "B"])
+                    try Gadget.create(["code": "A"])
+                }
+            }
+            #expect(try Gadget.query().pluck(\.code) == ["A"])
+            let row = try #require(try store.find(id: 1, in: Gadget.schema))
+            #expect(throws: StoreError.self) { try store.insert(row, into: Gadget.schema) }
+        }
+    }
+
+    @Test func foreignKeysAreEnforcedAndNotNullIsTyped() throws {
+        try withSQLite { (store: SQLiteAdapter) throws in
+            let orphan = Book()
+            orphan.title = "orphan"
+            try orphan.set("shelf_id", to: 999)
+            do {
+                try orphan.saveOrThrow()
+                Issue.record("saved a book on a missing shelf")
+            } catch let error as SQLiteError {
+                #expect(error.kind == .foreignKeyConstraint)
+            }
+            #expect(try Book.count() == 0)
+            do {
+                try store.execute("INSERT INTO book (title, shelf_id) VALUES (?, NULL)", [.null])
+                Issue.record("stored a null title")
+            } catch let error as SQLiteError {
+                #expect(error.kind == .notNullConstraint)
+            }
+        }
+    }
+
+    @Test func relationsAndDeleteRulesWorkOnSQLite() throws {
+        try withSQLite { (store: SQLiteAdapter) throws in
+            let shelf = try Shelf.create(["label": "fiction"])
+            let book = try shelf.books.create(["title": "Dune"])
+            try shelf.books.create(["title": "Emma"])
+            let mark = Bookmark()
+            mark.book = book
+            try mark.saveOrThrow()
+            let loan = try book.loans.create(["borrower": "ann"])
+            #expect(loan.id != UUID(uuidString: "00000000-0000-0000-0000-000000000000"))
+            #expect(try shelf.books.where(\.title == "Emma").count() == 1)
+            let eager = try Shelf.query().including(\.books).all()
+            #expect(try eager.first?.books.count() == 2)
+            // restrict: the loan blocks destroying the book, so the shelf's cascade fails whole.
+            #expect(throws: ModelError.self) { try shelf.destroy() }
+            #expect(try Book.count() == 2 && Shelf.count() == 1)
+            #expect(try loan.delete())
+            #expect(try shelf.destroy())
+            #expect(try Book.count() == 0)
+            #expect(try Bookmark.find(try #require(mark.id), in: store)?.book == nil)  // nullified
+            // delete() skips the model's cascade, but the database keeps keys consistent.
+            let other = try Shelf.create(["label": "poetry"])
+            try other.books.create(["title": "Odes"])
+            #expect(try other.delete())
+            #expect(try Book.count() == 0)  // ON DELETE CASCADE
+            #expect(try store.rows("PRAGMA foreign_key_check").isEmpty)
+        }
+    }
+
+    @Test func savepointsRollBackOnlyTheirLevel() throws {
+        try withSQLite { (store: SQLiteAdapter) throws in
+            try store.transaction {
+                try MemoV1.create(["title": "outer"])
+                struct Abort: Error {}
+                #expect(throws: Abort.self) {
+                    try store.transaction {
+                        try MemoV1.create(["title": "inner"])
+                        throw Abort()
+                    }
+                }
+                try store.transaction { try MemoV1.create(["title": "kept"]) }
+            }
+            #expect(try MemoV1.query().pluck(\.title) == ["outer", "kept"])
+            struct Fail: Error {}
+            #expect(throws: Fail.self) {
+                try store.transaction {
+                    try MemoV1.create(["title": "gone"])
+                    throw Fail()
+                }
+            }
+            #expect(try MemoV1.count() == 2)
+        }
+    }
+
+    @Test func aTableCreatedInARolledBackTransactionIsCreatedAgain() throws {
+        try withSQLite { (store: SQLiteAdapter) throws in
+            struct Fail: Error {}
+            #expect(throws: Fail.self) {
+                try store.withTransaction {
+                    try MemoV2.create(["title": "x"], in: store)
+                    throw Fail()
+                }
+            }
+            try MemoV2.create(["title": "y"], in: store)
+            #expect(try MemoV2.all(in: store).map(\.title) == ["y"])
+        }
+    }
+
+    @Test func rawSQLBindsArgumentsAndDecodesModels() throws {
+        try withSQLite { (store: SQLiteAdapter) throws in
+            try seedCitizens(store)
+            let hostile = "x' OR '1'='1"
+            #expect(try store.rows("SELECT * FROM citizen WHERE name = ?", [.string(hostile)]).isEmpty)
+            let rows = try store.rows("SELECT city, count(*) AS n FROM citizen WHERE city IS NOT NULL GROUP BY city ORDER BY n DESC, city LIMIT 1")
+            #expect(rows.first?["city"] == "Paris" && rows.first?["n"] == 3)
+            let young = try Citizen.fetch(sql: "SELECT * FROM citizen WHERE age < ? ORDER BY age", [30], in: store)
+            #expect(young.map(\.name) == ["100% _real_ \\o/", "'; DROP TABLE citizen; --", "Finn"])
+            #expect(try store.execute("UPDATE citizen SET score = score + 1 WHERE active = ?", [false]) == 3)
+            #expect(throws: SQLiteError.self) { try Citizen.fetch(sql: "SELECT id, name FROM citizen", in: store) }
+            #expect(throws: SQLiteError.self) { try store.execute("DELETE FROM citizen; DROP TABLE citizen") }
+            #expect(try Citizen.count() == citizens.count)
+        }
+    }
+}
