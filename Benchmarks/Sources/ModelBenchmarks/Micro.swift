@@ -60,6 +60,28 @@ enum MicroSQLite {
             report("model save, model tx, no notify", try time { try ModelNotifications.withoutNotifications { try store.transaction { for k in 0..<n { let p = Person(); Fixture.fill(p, k); try p.save(to: store) } } } })
         }
         do {
+            let db = try BenchDatabase(seed: n)
+            let store = try db.adapter()
+            let query = StoreQuery(schema: schema)
+            _ = try store.fetch(query)
+            report("adapter.fetch all rows", try time { blackHole(try store.fetch(query)) })
+            report("Person.all", try time { blackHole(try Person.all(in: store)) })
+            let rows = try store.fetch(query)
+            report("materialize only", time { blackHole(rows.map { _ in Person() }) })
+            let changed = rows.map { row -> [ModelValue] in
+                var row = row
+                if case .double(let d) = row[4] { row[4] = .double(d + 1) }
+                return row
+            }
+            report("adapter.update rows (1 tx)", try time { try store.withTransaction { for row in changed { try store.update(row, changedColumns: [4], in: schema) } } })
+            let people = try Person.all(in: store)
+            report("model update, adapter tx", try time { try store.withTransaction { for p in people { p.score += 1; try p.save() } } })
+            report("model update, model tx", try time { try store.transaction { for p in people { p.score += 1; try p.save() } } })
+            ModelNotifications.postsToNotificationCenter = false
+            report("model update, model tx, no center", try time { try store.transaction { for p in people { p.score += 1; try p.save() } } })
+            ModelNotifications.postsToNotificationCenter = true
+        }
+        do {
             let store = ArrayAdapter()
             report("ArrayAdapter save, model tx", try time { try store.transaction { for k in 0..<n { let p = Person(); Fixture.fill(p, k); try p.save(to: store) } } })
         }

@@ -25,6 +25,13 @@ final class RawSQLite {
         }
     }
 
+    /// Runs `body` between `BEGIN IMMEDIATE` and `COMMIT`.
+    func transaction(_ body: () throws -> Void) throws {
+        try exec("BEGIN IMMEDIATE")
+        try body()
+        try exec("COMMIT")
+    }
+
     func prepare(_ sql: String) throws -> OpaquePointer {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {

@@ -28,13 +28,13 @@ final class BenchDatabase {
             let raw = try RawSQLite(path: path)
             let insert = try raw.prepare(RawSQL.insert)
             defer { sqlite3_finalize(insert) }
-            try raw.exec("BEGIN IMMEDIATE")
-            for k in 0..<n {
-                RawSQLite.bind(Fixture.row(k), insert, from: 1)
-                guard sqlite3_step(insert) == SQLITE_DONE else { throw BenchmarkError("seed insert failed") }
-                sqlite3_reset(insert)
+            try raw.transaction {
+                for k in 0..<n {
+                    RawSQLite.bind(Fixture.row(k), insert, from: 1)
+                    guard sqlite3_step(insert) == SQLITE_DONE else { throw BenchmarkError("seed insert failed") }
+                    sqlite3_reset(insert)
+                }
             }
-            try raw.exec("COMMIT")
         }
     }
 
@@ -93,20 +93,19 @@ let sqliteWorkloads: [Workload] = [
                 let insert = try raw.prepare(RawSQL.insert)
                 defer { sqlite3_finalize(insert) }
                 return try time {
-                    try raw.exec("BEGIN IMMEDIATE")
-                    for k in 0..<n {
-                        RawSQLite.bind(Fixture.row(k), insert, from: 1)
-                        try runToEnd(insert)
+                    try raw.transaction {
+                        for k in 0..<n {
+                            RawSQLite.bind(Fixture.row(k), insert, from: 1)
+                            try runToEnd(insert)
+                        }
                     }
-                    try raw.exec("COMMIT")
                 }
             }
         }),
     Workload(
         name: "fetch all",
         model: { n in
-            let db = try BenchDatabase(seed: n)
-            let store = try db.adapter()
+            let (db, store) = try seededAdapter(n)
             return try time {
                 let all = try Person.all(in: store)
                 var sum = 0
@@ -130,8 +129,7 @@ let sqliteWorkloads: [Workload] = [
     Workload(
         name: "10k lookups by id",
         model: { n in
-            let db = try BenchDatabase(seed: n)
-            let store = try db.adapter()
+            let (db, store) = try seededAdapter(n)
             let ids = Fixture.lookupIDs(lookups, n: n)
             _ = try Person.find(1, in: store)
             return try time {
@@ -158,8 +156,7 @@ let sqliteWorkloads: [Workload] = [
     Workload(
         name: "filtered query x200",
         model: { n in
-            let db = try BenchDatabase(seed: n)
-            let store = try db.adapter()
+            let (db, store) = try seededAdapter(n)
             let query = Person.where(.between(\.age, 30, 40) && \.city == "Paris")
                 .order(by: \.score, .descending)
                 .limit(100)
@@ -193,8 +190,7 @@ let sqliteWorkloads: [Workload] = [
     Workload(
         name: "update all",
         model: { n in
-            let db = try BenchDatabase(seed: n)
-            let store = try db.adapter()
+            let (db, store) = try seededAdapter(n)
             let people = try Person.all(in: store)
             return try time {
                 try store.transaction {
@@ -214,22 +210,21 @@ let sqliteWorkloads: [Workload] = [
                 let update = try raw.prepare(RawSQL.updateScore)
                 defer { sqlite3_finalize(update) }
                 return try time {
-                    try raw.exec("BEGIN IMMEDIATE")
-                    for k in rows.indices {
-                        rows[k].score += 1
-                        sqlite3_bind_double(update, 1, rows[k].score)
-                        sqlite3_bind_int64(update, 2, rows[k].id)
-                        try runToEnd(update)
+                    try raw.transaction {
+                        for k in rows.indices {
+                            rows[k].score += 1
+                            sqlite3_bind_double(update, 1, rows[k].score)
+                            sqlite3_bind_int64(update, 2, rows[k].id)
+                            try runToEnd(update)
+                        }
                     }
-                    try raw.exec("COMMIT")
                 }
             }
         }),
     Workload(
         name: "delete half",
         model: { n in
-            let db = try BenchDatabase(seed: n)
-            let store = try db.adapter()
+            let (db, store) = try seededAdapter(n)
             let people = try Person.all(in: store)
             return try time {
                 try store.transaction {
@@ -242,16 +237,22 @@ let sqliteWorkloads: [Workload] = [
                 let delete = try raw.prepare(RawSQL.delete)
                 defer { sqlite3_finalize(delete) }
                 return try time {
-                    try raw.exec("BEGIN IMMEDIATE")
-                    for id in stride(from: Int64(1), through: Int64(n), by: 2) {
-                        sqlite3_bind_int64(delete, 1, id)
-                        try runToEnd(delete)
+                    try raw.transaction {
+                        for id in stride(from: Int64(1), through: Int64(n), by: 2) {
+                            sqlite3_bind_int64(delete, 1, id)
+                            try runToEnd(delete)
+                        }
                     }
-                    try raw.exec("COMMIT")
                 }
             }
         }),
 ]
+
+/// A seeded database and an adapter on it (keep `db` alive: it deletes the file).
+func seededAdapter(_ n: Int) throws -> (BenchDatabase, SQLiteAdapter) {
+    let db = try BenchDatabase(seed: n)
+    return (db, try db.adapter())
+}
 
 /// Opens a seeded database with the raw API and times `body`.
 func measureRaw(seed n: Int, _ body: (RawSQLite) throws -> Duration) throws -> Duration {

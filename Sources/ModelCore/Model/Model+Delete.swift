@@ -21,9 +21,9 @@ extension ModelProtocol {
             throw ModelError(.recordNotFound, model: schema.modelName, id: id, message: "the record is no longer stored")
         }
         __isPersisted = false
-        let change = ModelChange(
-            action: .delete, schema: schema, modelType: ObjectIdentifier(Self.self), id: id, values: __baseline)
-        TransactionContext.record(change, instance: self, adapter: store) { { self.restore(before) } }
+        TransactionContext.record(
+            ModelChange(action: .delete, schema: schema, modelType: ObjectIdentifier(Self.self), id: id, values: __baseline),
+            instance: self, adapter: store, undo: (self, before))
         afterDelete()
         return true
     }

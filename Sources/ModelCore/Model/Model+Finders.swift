@@ -91,7 +91,7 @@ extension ModelProtocol {
         let change = ModelChange(
             action: .deleteAll, schema: schema, modelType: ObjectIdentifier(Self.self), id: .null, values: [],
             count: count)
-        TransactionContext.record(change, instance: nil, adapter: store) { nil }
+        TransactionContext.record(change, instance: nil, adapter: store, undo: nil)
         return count
     }
 
@@ -104,7 +104,7 @@ extension ModelProtocol {
         let change = ModelChange(
             action: .updateAll, schema: schema, modelType: ObjectIdentifier(Self.self), id: .null, values: [],
             changedColumns: values.keys.sorted().map { schema.columns[$0].name }, count: count)
-        TransactionContext.record(change, instance: nil, adapter: store) { nil }
+        TransactionContext.record(change, instance: nil, adapter: store, undo: nil)
         return count
     }
 

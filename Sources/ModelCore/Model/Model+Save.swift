@@ -60,18 +60,6 @@ extension ModelProtocol {
         return try ModelStore.resolve(ObjectIdentifier(Self.self), modelName: recordSchema.modelName)
     }
 
-    /// Puts back values, saved state and store as captured before a write.
-    package func restore(_ state: RecordState) {
-        _assignAll(state.values)
-        __baseline = state.baseline
-        __isPersisted = state.isPersisted
-        __home = state.home
-    }
-
-    package var state: RecordState {
-        RecordState(values: __values, baseline: __baseline, isPersisted: __isPersisted, home: __home)
-    }
-
     package func performSave(_ adapter: (any PersistenceAdapter)?, validate: Bool = true) throws -> WriteOutcome {
         let schema = recordSchema
         try schema.validate()
@@ -147,9 +135,9 @@ extension ModelProtocol {
         __isPersisted = true
         __home = store
         __extras?.lastValid = nil
-        let change = ModelChange(
-            action: .insert, schema: schema, modelType: ObjectIdentifier(Self.self), id: id, values: __values)
-        TransactionContext.record(change, instance: self, adapter: store) { { self.restore(before) } }
+        TransactionContext.record(
+            ModelChange(action: .insert, schema: schema, modelType: ObjectIdentifier(Self.self), id: id, values: __values),
+            instance: self, adapter: store, undo: (self, before))
     }
 
     /// Writes a stored record's changed columns; `before` is what a rolled-back
@@ -171,10 +159,25 @@ extension ModelProtocol {
         __baseline = __values
         __home = store
         __extras?.lastValid = nil
-        let change = ModelChange(
-            action: .update, schema: schema, modelType: ObjectIdentifier(Self.self), id: __values[0], values: __values,
-            changedColumns: changed.map { schema.columnNames[$0] })
-        TransactionContext.record(change, instance: self, adapter: store) { { self.restore(before) } }
+        TransactionContext.record(
+            ModelChange(action: .update, schema: schema, modelType: ObjectIdentifier(Self.self), id: __values[0], values: __values,
+            changedColumns: changed.map { schema.columnNames[$0] }),
+            instance: self, adapter: store, undo: (self, before))
+    }
+}
+
+extension ModelObject {
+    /// Puts back values, saved state and store as captured before a write.
+    package final func restore(_ state: RecordState) {
+        _assignAll(state.values)
+        __baseline = state.baseline
+        __isPersisted = state.isPersisted
+        __home = state.home
+    }
+
+    /// The record's values, saved state and store, to restore after a failed write.
+    package final var state: RecordState {
+        RecordState(values: __values, baseline: __baseline, isPersisted: __isPersisted, home: __home)
     }
 }
 

@@ -5,7 +5,9 @@
 package final class TransactionContext {
     package struct Level {
         var changes: [(ModelChange, AnyObject?)] = []
-        var undo: [() -> Void] = []
+        /// Records written at this level and their state before (restored on rollback; held
+        /// strongly until the transaction ends).
+        var undo: [(ModelObject, RecordState)] = []
     }
 
     let adapter: ObjectIdentifier
@@ -23,18 +25,20 @@ package final class TransactionContext {
     }
 
     /// Records a committed-if-the-transaction-commits change, or delivers it now when no
-    /// transaction is open. `undo` restores the record if the transaction rolls back.
+    /// transaction is open. `undo` is the record and the state it gets back if the
+    /// transaction rolls back. `change` is only built when it will be announced.
     package static func record(
         _ change: @autoclosure () -> ModelChange, instance: AnyObject?, adapter: any PersistenceAdapter,
-        undo: () -> (() -> Void)?
+        undo: (ModelObject, RecordState)?
     ) {
         let suppressed = ModelNotifications.areSuppressed
         guard let context = current(for: ObjectIdentifier(adapter)), !context.levels.isEmpty else {
             if !suppressed { ModelNotifications.deliver(change(), instance: instance) }
             return
         }
-        if !suppressed { context.levels[context.levels.count - 1].changes.append((change(), instance)) }
-        if let undo = undo() { context.levels[context.levels.count - 1].undo.append(undo) }
+        let top = context.levels.count - 1
+        if !suppressed { context.levels[top].changes.append((change(), instance)) }
+        if let undo { context.levels[top].undo.append(undo) }
     }
 
     /// Runs `body` as one transaction level of `adapter`.
@@ -60,7 +64,7 @@ package final class TransactionContext {
             result = try adapter.withTransaction(body)
         } catch {
             let level = finish()
-            for undo in level.undo.reversed() { undo() }
+            for (record, state) in level.undo.reversed() { record.restore(state) }
             throw error
         }
         let level = finish()

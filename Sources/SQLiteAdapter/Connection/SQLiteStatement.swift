@@ -170,14 +170,15 @@ final class SQLiteStatement {
 
     /// The current row decoded with `layout` (result column k is the schema's column k).
     @inline(__always) func row(_ layout: RowLayout) throws -> [ModelValue] {
-        var row: [ModelValue] = []
-        row.reserveCapacity(layout.types.count)
-        var index: Int32 = 0
-        for k in layout.types.indices {
-            row.append(try value(at: index, type: layout.types[k], layout.columns, k))
-            index += 1
+        let count = layout.types.count
+        return try layout.types.withUnsafeBufferPointer { types in
+            try [ModelValue](unsafeUninitializedCapacity: count) { buffer, initialized in
+                for k in 0..<count {
+                    buffer.initializeElement(at: k, to: try value(at: Int32(k), type: types[k], layout.columns, k))
+                    initialized = k + 1
+                }
+            }
         }
-        return row
     }
 
     /// The result column names.
