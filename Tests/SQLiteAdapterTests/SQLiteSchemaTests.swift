@@ -153,6 +153,24 @@ final class MemoV2: Model {
         }
     }
 
+    @Test func configurationReachesTheConnection() throws {
+        try withTemporaryDirectory { dir in
+            let wal = try SQLiteAdapter(path: dir.appendingPathComponent("wal.sqlite").path)
+            #expect(try wal.rows("PRAGMA journal_mode").first?[0] == "wal")
+            #expect(try wal.rows("PRAGMA foreign_keys").first?[0] == 1)
+            var configuration = SQLiteConfiguration()
+            configuration.journalMode = .delete
+            configuration.synchronous = .normal
+            configuration.foreignKeys = false
+            let classic = try SQLiteAdapter(path: dir.appendingPathComponent("classic.sqlite").path, configuration: configuration)
+            #expect(try classic.rows("PRAGMA journal_mode").first?[0] == "delete")
+            #expect(try classic.rows("PRAGMA synchronous").first?[0] == 1)
+            #expect(try classic.rows("PRAGMA foreign_keys").first?[0] == 0)
+            try MemoV1.create(["title": "a"], in: classic)
+            #expect(try MemoV1.count(in: classic) == 1)
+        }
+    }
+
     @Test func twoModelsCannotShareATableWithDifferentColumns() throws {
         try withSQLite { (store: SQLiteAdapter) throws in
             try store.prepare(MemoV1.schema)

@@ -172,6 +172,13 @@ import Testing
             #expect(try store.execute("UPDATE citizen SET score = score + 1 WHERE active = ?", [false]) == 3)
             #expect(throws: SQLiteError.self) { try Citizen.fetch(sql: "SELECT id, name FROM citizen", in: store) }
             #expect(throws: SQLiteError.self) { try store.execute("DELETE FROM citizen; DROP TABLE citizen") }
+            do {
+                _ = try store.rows("SELECT * FROM citizen WHERE age > ? AND city = ?", [30])
+                Issue.record("ran with a parameter left unbound")
+            } catch let error as SQLiteError {
+                #expect(error.kind == .mismatch)
+                #expect(error.message.contains("2 parameter(s) but 1 value(s)"))
+            }
             #expect(try Citizen.count() == citizens.count)
         }
     }

@@ -86,8 +86,8 @@ public final class SQLiteAdapter: PersistenceAdapter, @unchecked Sendable {
         sqlite3_busy_timeout(db.handle, Int32(clamping: configuration.busyTimeoutMilliseconds))
         // Reading the schema proves the file is a database before anything is written.
         _ = try db.scalar("SELECT count(*) FROM sqlite_master")
-        guard writable else { return }
         try db.execute("PRAGMA foreign_keys = \(configuration.foreignKeys ? "ON" : "OFF")")
+        guard writable else { return }
         _ = try db.scalar("PRAGMA journal_mode = \(configuration.journalMode.rawValue)")
         try db.execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
     }

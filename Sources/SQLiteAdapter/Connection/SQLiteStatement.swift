@@ -28,8 +28,15 @@ final class SQLiteStatement {
         sqlite3_clear_bindings(handle)
     }
 
-    /// Binds `values` to parameters 1...n.
+    /// Binds `values` to parameters 1...n; the count must match the statement's
+    /// parameters (SQLite would silently read a missing one as NULL).
     func bind(_ values: [ModelValue]) throws {
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        guard values.count == expected else {
+            throw SQLiteError(
+                code: SQLITE_RANGE, message: "the statement has \(expected) parameter(s) but \(values.count) value(s) were given",
+                sql: sql)
+        }
         var index: Int32 = 1
         for value in values {
             try bind(value, at: index)
