@@ -108,17 +108,7 @@ let workloads: [Workload] = [
         name: "filtered query x20",
         model: { n in
             let (store, _) = try seededStore(n)
-            let query = Person.where(.between(\.age, 30, 40) && \.city == "Paris")
-                .order(by: \.score, .descending)
-                .limit(100)
-                .using(store)
-            return try time {
-                var sum = 0.0
-                for _ in 0..<queryRepeats {
-                    for p in try query.all() { sum += p.score }
-                }
-                blackHole(sum)
-            }
+            return try timeFilteredQuery(store, repeats: queryRepeats)
         },
         baseline: { n in
             let plain = seededPlain(n)

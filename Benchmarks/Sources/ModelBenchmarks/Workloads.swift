@@ -83,3 +83,19 @@ enum Fixture {
         }
     }
 }
+
+/// Times the filtered query every adapter's workload runs: `age BETWEEN 30 AND 40 AND
+/// city == "Paris" ORDER BY score DESC LIMIT 100`, `repeats` times.
+func timeFilteredQuery(_ store: any PersistenceAdapter, repeats: Int) throws -> Duration {
+    let query = Person.where(.between(\.age, 30, 40) && \.city == "Paris")
+        .order(by: \.score, .descending)
+        .limit(100)
+        .using(store)
+    return try time {
+        var sum = 0.0
+        for _ in 0..<repeats {
+            for p in try query.all() { sum += p.score }
+        }
+        blackHole(sum)
+    }
+}
