@@ -67,7 +67,7 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
     public func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue {
         try lock.withLock {
             let table = try table(for: schema)
-            try checkShape(row, schema)
+            try schema.checkRow(row)
             var row = row
             let previousNextID = table.nextID
             if row[0].isNull {
@@ -94,7 +94,7 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
     public func update(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws {
         try lock.withLock {
             let table = try table(for: schema)
-            try checkShape(row, schema)
+            try schema.checkRow(row)
             guard let slot = table.slot(of: row[0]), let old = table.row(at: slot) else {
                 throw StoreError(.notFound, table: schema.tableName, id: row[0], message: "no row with this id to update")
             }
@@ -165,12 +165,7 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
     public func update(_ query: StoreQuery, set values: [Int: ModelValue]) throws -> Int {
         try lock.withLock {
             let table = try table(for: query.schema)
-            let width = query.schema.columns.count
-            for column in values.keys where column <= 0 || column >= width {
-                throw StoreError(
-                    .invalidRequest, table: query.schema.tableName,
-                    message: column == 0 ? "updateAll cannot change ids" : "column index \(column) out of range")
-            }
+            try query.schema.checkUpdateColumns(values.keys)
             var changed = 0
             for row in QueryEngine.select(query, from: table) {
                 guard let slot = table.slot(of: row[0]) else { continue }
@@ -260,13 +255,5 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
         bySchema[ObjectIdentifier(schema)] = table
         lastTable = table
         return table
-    }
-
-    private func checkShape(_ row: [ModelValue], _ schema: ModelSchema) throws {
-        guard row.count == schema.columns.count else {
-            throw StoreError(
-                .invalidRequest, table: schema.tableName,
-                message: "row has \(row.count) values for \(schema.columns.count) columns")
-        }
     }
 }

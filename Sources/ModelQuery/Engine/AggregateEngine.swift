@@ -5,15 +5,7 @@ extension QueryEngine {
     /// - Throws: ``StoreError`` `.invalidRequest` without an aggregate or with a bad column;
     ///   `.storage` on integer overflow in `sum`.
     public static func aggregate<Source: RowSource>(_ query: StoreQuery, from source: Source) throws -> [AggregateGroup] {
-        guard let aggregate = query.aggregate else {
-            throw StoreError(.invalidRequest, table: query.schema.tableName, message: "the query has no aggregate")
-        }
-        let width = query.schema.columns.count
-        guard aggregate.column.map({ (0..<width).contains($0) }) ?? (aggregate.function == .count),
-            aggregate.groupBy.allSatisfy({ (0..<width).contains($0) })
-        else {
-            throw StoreError(.invalidRequest, table: query.schema.tableName, message: "aggregate columns out of range")
-        }
+        let aggregate = try query.checkedAggregate()
         let rows = select(query, from: source)
         if aggregate.groupBy.isEmpty {
             var accumulator = Accumulator()

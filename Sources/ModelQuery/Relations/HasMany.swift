@@ -23,18 +23,15 @@
 /// ambiguous inverse is a ``SchemaError`` `.invalidRelation` on first use of the model.
 @propertyWrapper
 public struct HasMany<Child: ModelProtocol>: Sendable {
-    let location: Int
-    let inverse: (PartialKeyPath<Child> & Sendable)?
-    let rule: DeleteRule
+    let spec: ChildRelationSpec<Child>
+    var location: Int { spec.location }
 
     /// A has-many relation; `dependent` is what `destroy()` does to the children.
     public init(
         _ inverse: (PartialKeyPath<Child> & Sendable)? = nil, dependent: DeleteRule = .nullify,
         line: UInt = #line, column: UInt = #column
     ) {
-        self.location = Int(line) << 32 | Int(column)
-        self.inverse = inverse
-        self.rule = dependent
+        spec = ChildRelationSpec(inverse: inverse, rule: dependent, line: line, column: column)
     }
 
     @available(*, unavailable, message: "@HasMany is only available on Model classes")
@@ -54,7 +51,6 @@ public struct HasMany<Child: ModelProtocol>: Sendable {
 
 extension HasMany: AnyRelationWrapper {
     package func declaration(property name: String, owner: any ModelProtocol.Type) -> RelationDeclaration {
-        InverseResolution.declaration(
-            .hasMany, of: Child.self, property: name, owner: owner, location: location, inverse: inverse, rule: rule)
+        spec.declaration(.hasMany, property: name, owner: owner)
     }
 }

@@ -19,9 +19,8 @@
 /// Until then the property returns the staged child.
 @propertyWrapper
 public struct HasOne<Child: ModelProtocol>: Sendable {
-    let location: Int
-    let inverse: (PartialKeyPath<Child> & Sendable)?
-    let rule: DeleteRule
+    let spec: ChildRelationSpec<Child>
+    var location: Int { spec.location }
 
     /// A has-one relation; `dependent` is what `destroy()` and replacement do to the
     /// child.
@@ -29,9 +28,7 @@ public struct HasOne<Child: ModelProtocol>: Sendable {
         _ inverse: (PartialKeyPath<Child> & Sendable)? = nil, dependent: DeleteRule = .nullify,
         line: UInt = #line, column: UInt = #column
     ) {
-        self.location = Int(line) << 32 | Int(column)
-        self.inverse = inverse
-        self.rule = dependent
+        spec = ChildRelationSpec(inverse: inverse, rule: dependent, line: line, column: column)
     }
 
     @available(*, unavailable, message: "@HasOne is only available on Model classes")
@@ -107,7 +104,6 @@ enum HasOneReplacement {
 
 extension HasOne: AnyRelationWrapper {
     package func declaration(property name: String, owner: any ModelProtocol.Type) -> RelationDeclaration {
-        InverseResolution.declaration(
-            .hasOne, of: Child.self, property: name, owner: owner, location: location, inverse: inverse, rule: rule)
+        spec.declaration(.hasOne, property: name, owner: owner)
     }
 }

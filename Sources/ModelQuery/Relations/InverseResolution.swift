@@ -1,24 +1,6 @@
 /// Finds the `@BelongsTo` on `Child` that points back at the owner of a `hasMany` or
 /// `hasOne`: the one the declaration names, or the only one there is.
 enum InverseResolution {
-    /// The declaration of a `@HasMany` or `@HasOne`: resolving it finds the inverse
-    /// foreign key on `Child`.
-    static func declaration<Child: ModelProtocol>(
-        _ kind: Relation.Kind, of child: Child.Type, property name: String, owner: any ModelProtocol.Type,
-        location: Int, inverse: (PartialKeyPath<Child> & Sendable)?, rule: DeleteRule
-    ) -> RelationDeclaration {
-        let ownerType = ObjectIdentifier(owner)
-        return RelationDeclaration(name: name, location: location, kind: kind, target: ObjectIdentifier(Child.self), foreignKey: nil) {
-            ownerSchema in
-            foreignKey(of: Child.self, owner: ownerSchema, ownerType: ownerType, relation: name, inverse: inverse)
-                .map { slot in
-                    Relation(
-                        name: name, kind: kind, ownerModel: ownerSchema.modelName, target: Child.schema, foreignKey: slot,
-                        rule: rule, location: location, ops: .of(Child.self))
-                }
-        }
-    }
-
     static func foreignKey<Child: ModelProtocol>(
         of child: Child.Type, owner: ModelSchema, ownerType: ObjectIdentifier, relation name: String,
         inverse: (PartialKeyPath<Child> & Sendable)?
@@ -84,5 +66,34 @@ enum RelationLookup {
             throw QueryError(.invalidRelation, model: schema.modelName, message: "the relation is not in the schema")
         }
         return found
+    }
+}
+
+/// What `@HasMany` and `@HasOne` declare: where (the wrapper's identity), the inverse
+/// `@BelongsTo` when named, and the delete rule.
+struct ChildRelationSpec<Child: ModelProtocol>: Sendable {
+    let location: Int
+    let inverse: (PartialKeyPath<Child> & Sendable)?
+    let rule: DeleteRule
+
+    init(inverse: (PartialKeyPath<Child> & Sendable)?, rule: DeleteRule, line: UInt, column: UInt) {
+        self.location = Int(line) << 32 | Int(column)
+        self.inverse = inverse
+        self.rule = rule
+    }
+
+    /// The relation's declaration: resolving it finds the inverse foreign key on `Child`.
+    func declaration(_ kind: Relation.Kind, property name: String, owner: any ModelProtocol.Type) -> RelationDeclaration {
+        let (location, inverse, rule) = (self.location, self.inverse, self.rule)
+        let ownerType = ObjectIdentifier(owner)
+        return RelationDeclaration(name: name, location: location, kind: kind, target: ObjectIdentifier(Child.self), foreignKey: nil) {
+            ownerSchema in
+            InverseResolution.foreignKey(of: Child.self, owner: ownerSchema, ownerType: ownerType, relation: name, inverse: inverse)
+                .map { slot in
+                    Relation(
+                        name: name, kind: kind, ownerModel: ownerSchema.modelName, target: Child.schema, foreignKey: slot,
+                        rule: rule, location: location, ops: .of(Child.self))
+                }
+        }
     }
 }

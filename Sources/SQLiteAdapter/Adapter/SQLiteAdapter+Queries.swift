@@ -38,12 +38,7 @@ extension SQLiteAdapter {
     /// many rows changed (rows already holding the values are not counted).
     public func update(_ query: StoreQuery, set values: [Int: ModelValue]) throws -> Int {
         _ = try mapping(for: query.schema)
-        let width = query.schema.columns.count
-        for column in values.keys where column <= 0 || column >= width {
-            throw StoreError(
-                .invalidRequest, table: query.schema.tableName,
-                message: column == 0 ? "updateAll cannot change ids" : "column index \(column) out of range")
-        }
+        try query.schema.checkUpdateColumns(values.keys)
         if values.isEmpty { return 0 }
         let (sql, arguments) = try SQLCompiler.update(query, set: values.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         return try writing { db in try db.run(sql, arguments) }
@@ -56,16 +51,8 @@ extension SQLiteAdapter {
     ///   integer overflow in `sum`.
     public func aggregate(_ query: StoreQuery) throws -> [AggregateGroup] {
         _ = try mapping(for: query.schema)
-        guard let aggregate = query.aggregate else {
-            throw StoreError(.invalidRequest, table: query.schema.tableName, message: "the query has no aggregate")
-        }
+        let aggregate = try query.checkedAggregate()
         let schema = query.schema
-        let width = schema.columns.count
-        guard aggregate.column.map({ (0..<width).contains($0) }) ?? (aggregate.function == .count),
-            aggregate.groupBy.allSatisfy({ (0..<width).contains($0) })
-        else {
-            throw StoreError(.invalidRequest, table: schema.tableName, message: "aggregate columns out of range")
-        }
         let (sql, arguments) = try SQLCompiler.aggregate(query, aggregate)
         let keyColumns = aggregate.groupBy.map { schema.columns[$0] }
         let valueColumn = aggregate.column.map { schema.columns[$0] }

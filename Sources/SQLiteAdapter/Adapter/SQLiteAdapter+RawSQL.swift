@@ -48,8 +48,11 @@ extension SQLiteAdapter {
             }
             return rows
         }
-        let readOnly = try reading { db in try db.cached(sql).isReadOnly }
-        if readOnly { return try reading { db in try db.query(sql, arguments, read) } }
+        // Prepared once on the read path; only a statement that writes moves to the writer.
+        let rows = try reading { db -> [SQLiteRow]? in
+            try db.cached(sql).isReadOnly ? db.query(sql, arguments, read) : nil
+        }
+        if let rows { return rows }
         return try writing { db in try db.query(sql, arguments, read) }
     }
 

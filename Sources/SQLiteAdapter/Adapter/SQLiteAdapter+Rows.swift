@@ -9,7 +9,7 @@ extension SQLiteAdapter {
     ///   stored on failure.
     public func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue {
         let mapping = try mapping(for: schema)
-        try checkShape(row, schema)
+        try schema.checkRow(row)
         if row[0].isNull, schema.idGeneration != .autoIncrement {
             throw StoreError(.invalidRequest, table: schema.tableName, message: "insert without an id")
         }
@@ -38,7 +38,7 @@ extension SQLiteAdapter {
     ///   constraint violations (the row is left as it was).
     public func update(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws {
         let mapping = try mapping(for: schema)
-        try checkShape(row, schema)
+        try schema.checkRow(row)
         var columns = changedColumns.filter { $0 > 0 && $0 < row.count }
         if columns.isEmpty { columns = Array(1..<row.count) }
         try writing { db in
@@ -103,12 +103,6 @@ extension SQLiteAdapter {
         }
     }
 
-    func checkShape(_ row: [ModelValue], _ schema: ModelSchema) throws {
-        guard row.count == schema.columns.count else {
-            throw StoreError(
-                .invalidRequest, table: schema.tableName, message: "row has \(row.count) values for \(schema.columns.count) columns")
-        }
-    }
 }
 
 extension SQLiteConnection {
