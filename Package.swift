@@ -19,7 +19,7 @@ let package = Package(
         .target(name: "ModelValidation", dependencies: ["ModelCore"]),
         .target(name: "ModelQuery", dependencies: ["ModelCore"]),
         .target(name: "ArrayAdapter", dependencies: coreModules),
-        .target(name: "FileAdapter", dependencies: coreModules),
+        .target(name: "FileAdapter", dependencies: coreModules + ["ArrayAdapter"]),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -32,7 +32,11 @@ let package = Package(
         .testTarget(name: "ModelValidationTests", dependencies: ["ModelValidation", "ArrayAdapter"]),
         .testTarget(name: "ModelQueryTests", dependencies: ["ModelQuery", "ArrayAdapter"]),
         .testTarget(name: "ArrayAdapterTests", dependencies: ["ArrayAdapter"]),
-        .testTarget(name: "SQLiteAdapterTests", dependencies: ["SQLiteAdapter", "ArrayAdapter"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "SQLiteAdapterTests", dependencies: ["SQLiteAdapter", "ArrayAdapter", "TestSupport"]),
+        .executableTarget(name: "ArchiveCrashHelper", dependencies: ["FileAdapter"], path: "Tests/ArchiveCrashHelper"),
+        .testTarget(
+            name: "FileAdapterTests", dependencies: ["FileAdapter", "ArrayAdapter", "TestSupport", "ArchiveCrashHelper"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,13 +21,13 @@
 public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
     // @unchecked Sendable: `tables` and `journal` are only read or written while holding
     // `lock`.
-    private let lock = RecursiveLock()
-    private var tables: [String: ArrayTable] = [:]
-    private var bySchema: [ObjectIdentifier: ArrayTable] = [:]
-    private var lastTable: ArrayTable?
-    private var journal: [[Undo]] = []
+    let lock = RecursiveLock()
+    var tables: [String: ArrayTable] = [:]
+    var bySchema: [ObjectIdentifier: ArrayTable] = [:]
+    var lastTable: ArrayTable?
+    var journal: [[Undo]] = []
 
-    private enum Undo {
+    enum Undo {
         case inserted(table: ArrayTable, id: ModelValue, previousNextID: Int64)
         case updated(table: ArrayTable, slot: Int, old: [ModelValue])
         case deleted(table: ArrayTable, slot: Int, row: [ModelValue])
@@ -232,7 +232,7 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
 
     /// The table for a schema, created on first use; a different model claiming the same
     /// table name is refused.
-    private func table(for schema: ModelSchema) throws -> ArrayTable {
+    func table(for schema: ModelSchema) throws -> ArrayTable {
         if let last = lastTable, last.schema === schema { return last }
         if let table = bySchema[ObjectIdentifier(schema)] {
             lastTable = table

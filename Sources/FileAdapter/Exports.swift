@@ -1,1 +1,3 @@
-// placeholder
+@_exported import ModelCore
+@_exported import ModelQuery
+@_exported import ModelValidation

@@ -2,6 +2,7 @@ import ArrayAdapter
 import Foundation
 import SQLiteAdapter
 import Testing
+@_exported import TestSupport
 
 /// Every column type, for round trips and schema checks.
 final class Gadget: Model {
@@ -56,14 +57,6 @@ func seedCitizens(_ store: any PersistenceAdapter) throws {
         citizen.joined = k == 4 ? nil : Date(timeIntervalSince1970: 1_000_000 + Double(k % 5) * 86_400.25)
         try citizen.saveOrThrow(to: store)
     }
-}
-
-/// A temporary directory removed after `body`.
-func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("swiftmodel-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: url) }
-    return try body(url)
 }
 
 /// A fresh in-memory SQLite store made the scope's store.

@@ -181,13 +181,5 @@ final class MemoV2: Model {
 
 /// Runs the `sqlite3` command-line tool on a database file and returns its output.
 func runSQLite3(_ path: String, _ command: String) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["sqlite3", path, command]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+    try runTool("sqlite3", [path, command]).output
 }
