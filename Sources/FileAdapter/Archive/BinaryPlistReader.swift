@@ -63,6 +63,11 @@ struct BinaryPlistReader {
         else {
             throw .truncated("the trailer does not match the file (\(count) objects, offset table at \(tableOffset))")
         }
+        if buffer[trailer] == ArchiveChecksum.marker {
+            let stored = UInt32(truncatingIfNeeded: word(trailer - 3) & 0xFFFF_FFFF)
+            let actual = ArchiveChecksum.of(UnsafeRawBufferPointer(rebasing: buffer[..<trailer]))
+            guard stored == actual else { throw .malformed("checksum mismatch: the file was damaged after it was written") }
+        }
         objectCount = Int(count)
         top = Int(topRef)
         offsetTable = Int(tableOffset)

@@ -161,13 +161,17 @@ struct BinaryPlistWriter {
 
     // MARK: - Finishing
 
-    /// Appends the offset table and trailer; returns the file's bytes.
+    /// Appends the offset table and trailer (with an ``ArchiveChecksum`` of everything
+    /// before it); returns the file's bytes.
     mutating func finish(top: UInt32) -> [UInt8] {
         let tableOffset = bytes.count
         let offsetSize = Self.width(for: UInt64(tableOffset))
         bytes.reserveCapacity(bytes.count + offsets.count * offsetSize + 32)
         for offset in offsets { appendBigEndian(UInt64(offset), width: offsetSize) }
-        bytes.append(contentsOf: repeatElement(0, count: 6))
+        let checksum = bytes.withUnsafeBytes { ArchiveChecksum.of($0) }
+        bytes.append(ArchiveChecksum.marker)
+        appendBigEndian(UInt64(checksum), width: 4)
+        bytes.append(0)  // sort version
         bytes.append(UInt8(offsetSize))
         bytes.append(UInt8(Self.referenceSize))
         appendBigEndian(UInt64(offsets.count), width: 8)

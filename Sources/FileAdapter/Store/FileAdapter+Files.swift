@@ -189,6 +189,7 @@ extension FileAdapter {
             throw ArchiveError(.unsupported, path: file.path, message: "more than 4,294,967,295 objects in one archive")
         }
         try AtomicFile.replace(file.path, with: bytes, permissions: options.permissions, synchronous: options.synchronous)
+        filesWritten.add(1, ordering: .relaxed)
     }
 
     /// Reads and decodes an archive; `nil` when the file is missing and that is allowed.

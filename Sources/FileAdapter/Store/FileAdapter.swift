@@ -60,6 +60,8 @@ public final class FileAdapter: PersistenceAdapter, @unchecked Sendable {
     let transactionOwner = Atomic<UInt>(0)
     let fileLock = Mutex(())
     let autosave = Mutex(AutosaveState())
+    /// How many archive files this adapter has written (for tests and diagnostics).
+    package let filesWritten = Atomic<Int>(0)
     let autosaveQueue = DispatchQueue(label: "SwiftModel.FileAdapter.autosave", qos: .utility)
 
     /// A store without a store file: use ``Model/serialize(to:in:)`` and

@@ -1,0 +1,173 @@
+import FileAdapter
+import Foundation
+import Testing
+
+/// Damaged, foreign and ill-fitting files are typed errors that leave the store and the
+/// file as they were.
+@Suite struct FileAdapterCorruptionTests {
+    /// Loads `bytes` as the store file into a store holding one jot; returns the error.
+    private func loadFailure(_ bytes: [UInt8], _ store: FileAdapter, _ url: URL) throws -> ArchiveError? {
+        try Data(bytes).write(to: url)
+        let before = try rows(store, Jot.schema)
+        do {
+            try store.load()
+            return nil
+        } catch let error as ArchiveError {
+            #expect(try rows(store, Jot.schema) == before, "a failed load changed the store")
+            #expect(try Data(contentsOf: url) == Data(bytes), "a failed load changed the file")
+            #expect(error.path == url.path)
+            return error
+        }
+    }
+
+    private func savedArchive() throws -> [UInt8] {
+        try withStoreFile { (store: FileAdapter, url: URL) throws in
+            for specimen in makeSpecimens() { try specimen.saveOrThrow() }
+            try Jot.create(["title": "saved", "body": "Ünïcødé"])
+            try store.save()
+            return Array(try Data(contentsOf: url))
+        }
+    }
+
+    @Test func everyTruncationIsATypedError() throws {
+        let archive = try savedArchive()
+        try withStoreFile { (store: FileAdapter, url: URL) throws in
+            try Jot.create(["title": "in memory"])
+            var kinds: Set<ArchiveError.Kind> = []
+            for length in 0..<archive.count {
+                let error = try loadFailure(Array(archive[..<length]), store, url)
+                #expect(error != nil, "a file cut at \(length) of \(archive.count) bytes loaded")
+                if let error { kinds.insert(error.kind) }
+            }
+            #expect(kinds.isSubset(of: [.truncated, .corrupt, .foreign]))
+            #expect(kinds.contains(.truncated))
+        }
+    }
+
+    @Test func damagedBytesAreDetectedAnywhere() throws {
+        let archive = try savedArchive()
+        var random = SystemRandomNumberGenerator()
+        try withStoreFile { (store: FileAdapter, url: URL) throws in
+            try Jot.create(["title": "in memory"])
+            var kinds: Set<ArchiveError.Kind> = []
+            var trials = 0
+            while trials < 300 {
+                var damaged = archive
+                for _ in 0..<Int.random(in: 1...3, using: &random) {
+                    // Anywhere but the trailer, whose fields are checked for consistency instead.
+                    damaged[Int.random(in: 0..<damaged.count - 32, using: &random)] ^= UInt8.random(in: 1...255, using: &random)
+                }
+                if damaged == archive { continue }
+                trials += 1
+                let error = try loadFailure(damaged, store, url)
+                #expect(error != nil, "damaged bytes loaded")
+                if let error { kinds.insert(error.kind) }
+            }
+            #expect(kinds.isSubset(of: [.truncated, .corrupt, .foreign]))
+        }
+    }
+
+    @Test func archivesFromOtherWritersAreReadWithoutAChecksum() throws {
+        var archive = try savedArchive()
+        let trailer = archive.count - 32
+        #expect(archive[trailer] == UInt8(ascii: "S"))
+        for k in trailer..<trailer + 5 { archive[k] = 0 }
+        try withStoreFile { (store: FileAdapter, url: URL) throws in
+            try Data(archive).write(to: url)
+            try store.load()
+            #expect(try store.count(StoreQuery(schema: Specimen.schema)) == 4)
+        }
+    }
+
+    @Test func foreignFilesAreRecognised() throws {
+        try withStoreFile { (store: FileAdapter, url: URL) throws in
+            try Jot.create(["title": "in memory"])
+            let json = Array(#"{"jot": [{"id": 1}]}"#.utf8)
+            #expect(try loadFailure(json, store, url)?.kind == .foreign)
+            #expect(try loadFailure([], store, url)?.kind == .foreign)
+            _ = try python(
+                "import plistlib, sys; open(sys.argv[1], 'wb').write(plistlib.dumps({'a': [1, 2]}, fmt=plistlib.FMT_BINARY))",
+                [url.path])
+            let error = try loadFailure(Array(try Data(contentsOf: url)), store, url)
+            #expect(error?.kind == .foreign || error?.kind == .corrupt)
+        }
+    }
+
+    @Test func cyclesAndUnknownClassesAreErrors() throws {
+        let craft = #"""
+            import plistlib, sys
+            U = plistlib.UID
+            kind = sys.argv[1]
+            value = U(9) if kind == 'cycle' else U(10)
+            objs = ['$null',
+              {'$class': U(2), 'format': 1, 'tables': U(3)},
+              {'$classname': 'SwiftModelArchive', '$classes': ['SwiftModelArchive', 'NSObject']},
+              {'$class': U(5), 'NS.objects': [U(4)]},
+              {'$class': U(6), 'name': U(11), 'records': U(7)},
+              {'$classname': 'NSArray', '$classes': ['NSArray', 'NSObject']},
+              {'$classname': 'SwiftModelTable', '$classes': ['SwiftModelTable', 'NSObject']},
+              {'$class': U(5), 'NS.objects': [U(8)]},
+              {'$class': U(12), 'id': 1, 'title': U(11), 'body': value},
+              {'$class': U(5), 'NS.objects': [U(9)]},
+              {'$class': U(13)},
+              'jot',
+              {'$classname': 'Jot', '$classes': ['Jot', 'NSObject']},
+              {'$classname': 'NSWindow', '$classes': ['NSWindow', 'NSObject']}]
+            top = {'$archiver': 'NSKeyedArchiver', '$version': 100000, '$top': {'root': U(1)}, '$objects': objs}
+            open(sys.argv[2], 'wb').write(plistlib.dumps(top, fmt=plistlib.FMT_BINARY))
+            """#
+        try withStoreFile { (store: FileAdapter, url: URL) throws in
+            _ = try python(craft, ["cycle", url.path])
+            let cycle = #expect(throws: ArchiveError.self) { try store.load() }
+            #expect(cycle?.kind == .corrupt && cycle?.message.contains("deeper") == true)
+            _ = try python(craft, ["class", url.path])
+            let unknown = #expect(throws: ArchiveError.self) { try store.load() }
+            #expect(unknown?.kind == .unsupported && unknown?.message.contains("NSWindow") == true)
+        }
+    }
+
+    @Test func missingFilesFollowThePolicy() throws {
+        try withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("absent.archive")
+            let store = try FileAdapter(file: url, options: explicitSaves)
+            #expect(try store.count(StoreQuery(schema: Jot.schema)) == 0)
+            let error = #expect(throws: ArchiveError.self) { try store.load(ifMissing: .fail) }
+            #expect(error?.kind == .missingFile)
+            #expect(!FileManager.default.fileExists(atPath: url.path))
+        }
+    }
+
+    @Test func valuesThatDoNotFitNameTheColumn() throws {
+        try withStoreFile { (store: FileAdapter, url: URL) throws in
+            try Jot.create(["title": "not a number"])
+            try store.save()
+            let strict = try FileAdapter(file: url.deletingLastPathComponent().appendingPathComponent("other"), options: explicitSaves)
+            let error = #expect(throws: ArchiveError.self) { try NumberedJot.deserialize(from: url, in: strict) }
+            #expect(error?.kind == .invalidValue && error?.column == "title" && error?.table == "jot")
+            #expect(error?.description.contains("not a number") == true)
+        }
+    }
+
+    @Test func unwritableDirectoriesKeepTheOldFile() throws {
+        guard getuid() != 0 else { return }  // root ignores permissions
+        try withStoreFile { (store: FileAdapter, url: URL) throws in
+            try Jot.create(["title": "first"])
+            try store.save()
+            let saved = try Data(contentsOf: url)
+            let directory = url.deletingLastPathComponent().path
+            try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: directory)
+            defer { try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory) }
+            try Jot.create(["title": "second"])
+            let error = #expect(throws: ArchiveError.self) { try store.save() }
+            #expect(error?.kind == .io)
+            #expect(try Data(contentsOf: url) == saved)
+        }
+    }
+}
+
+/// The jot table read with an integer title: stored strings do not fit.
+final class NumberedJot: Model {
+    static var tableName: String { "jot" }
+    @Column var title: Int = 0
+    init() {}
+}
