@@ -15,6 +15,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ArrayAdapter", package: "SwiftModel"),
                 .product(name: "SQLiteAdapter", package: "SwiftModel"),
+                .product(name: "FileAdapter", package: "SwiftModel"),
                 "CSQLiteRaw",
             ]
         ),

@@ -173,6 +173,7 @@ struct ModelBenchmarks {
         var arguments = CommandLine.arguments.dropFirst()
         var json = false, n = 100_000, sqliteN = 50_000, runs = 5
         var only: String?, adapter: String?
+        var fileSizes = [100_000]
         while let argument = arguments.popFirst() {
             switch argument {
             case "--json": json = true
@@ -183,9 +184,11 @@ struct ModelBenchmarks {
             case "--adapter": adapter = arguments.popFirst()
             case "--n": n = arguments.popFirst().flatMap(Int.init) ?? n
             case "--sqlite-n": sqliteN = arguments.popFirst().flatMap(Int.init) ?? sqliteN
+            case "--file-n":
+                fileSizes = arguments.popFirst().map { $0.split(separator: ",").compactMap { Int($0) } } ?? fileSizes
             case "--runs": runs = arguments.popFirst().flatMap(Int.init) ?? runs
             default:
-                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite] [--only prefix] [--n N] [--sqlite-n N] [--runs R] [--no-center] [--micro]")
+                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|file] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--runs R] [--no-center] [--micro]")
                 return
             }
         }
@@ -193,7 +196,7 @@ struct ModelBenchmarks {
         let suites: [(key: String, name: String, baseline: String, n: Int, workloads: [Workload])] = [
             ("array", "ArrayAdapter", "plain Swift arrays/dictionaries of structs", n, workloads),
             ("sqlite", "SQLiteAdapter", "the raw sqlite3 C API (same file settings)", sqliteN, sqliteWorkloads),
-        ]
+        ] + fileSizes.map { ("file", "FileAdapter", "JSONEncoder/JSONDecoder of Codable structs", $0, fileWorkloads) }
         for suite in suites where adapter == nil || adapter == suite.key {
             if !json {
                 print("\n\(suite.name) vs \(suite.baseline), n = \(suite.n), median of \(runs) runs")

@@ -24,6 +24,7 @@ struct BinaryPlistWriter {
     init(capacity: Int = 1 << 16) {
         bytes = Array("bplist00".utf8)
         bytes.reserveCapacity(capacity)
+        offsets.reserveCapacity(capacity / 6)
         smallInts = Array(repeating: Self.noObject, count: Self.smallIntRange.count)
     }
 

@@ -37,6 +37,12 @@ struct KeyedArchiveWriter {
     private var classKey: UInt32 = 0
     private var nsNull: ObjectID?
 
+    /// How many distinct strings are remembered for sharing. Repeated values (cities,
+    /// states, tags) are met early and shared; past the limit new strings are written
+    /// as they come, which keeps the table small enough to stay in cache, so saving
+    /// stays linear in the number of records.
+    static let sharedStringLimit = 1 << 15
+
     /// Creates an empty archive; `capacity` is a hint of the final size in bytes.
     init(capacity: Int = 1 << 16) throws(ArchiveWriteError) {
         plist = BinaryPlistWriter(capacity: capacity)
@@ -122,7 +128,7 @@ struct KeyedArchiveWriter {
         case .string(let s):
             if let index = strings[s] { return ObjectID(index: index) }
             let id = add(try plist.string(s))
-            strings[s] = id.index
+            if strings.count < Self.sharedStringLimit { strings[s] = id.index }
             return id
         case .data(let d): return add(try plist.data(d))
         case .date(let date):

@@ -1,0 +1,100 @@
+import ArrayAdapter
+import FileAdapter
+import Foundation
+
+/// The ten fields as a Codable struct: what `JSONEncoder`/`JSONDecoder` handle in the
+/// baseline.
+struct PersonCodable: Codable {
+    var id: Int64
+    var name: String
+    var email: String
+    var age: Int
+    var score: Double
+    var active: Bool
+    var joined: Date
+    var notes: String?
+    var rank: Int64
+    var balance: Double
+    var city: String
+}
+
+/// A scratch directory for one timing, removed afterwards.
+func withScratchDirectory<R>(_ body: (URL) throws -> R) throws -> R {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("swiftmodel-bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: url) }
+    return try body(url)
+}
+
+/// Saves without fsync, like `Data.write(to:options: .atomic)` in the baseline: both sides
+/// time encoding plus an atomic replace, not the disk.
+var benchmarkFileOptions: FileAdapterOptions {
+    var options = FileAdapterOptions()
+    options.autosave = .never
+    options.synchronous = false
+    return options
+}
+
+func seededFileStore(_ n: Int, file: URL) throws -> FileAdapter {
+    let store = try FileAdapter(file: file, options: benchmarkFileOptions)
+    try ModelNotifications.withoutNotifications {
+        try store.transaction {
+            for k in 0..<n {
+                let p = Person()
+                Fixture.fill(p, k)
+                try p.save(to: store)
+            }
+        }
+    }
+    return store
+}
+
+func codablePeople(_ n: Int) -> [PersonCodable] {
+    (0..<n).map { k in
+        let r = Fixture.row(k)
+        return PersonCodable(
+            id: Int64(k + 1), name: r.name, email: r.email, age: r.age, score: r.score, active: r.active, joined: r.joined,
+            notes: r.notes, rank: r.rank, balance: r.balance, city: r.city)
+    }
+}
+
+/// FileAdapter against `JSONEncoder`/`JSONDecoder` of equivalent structs, files included.
+let fileWorkloads: [Workload] = [
+    Workload(
+        name: "save",
+        model: { n in
+            try withScratchDirectory { directory in
+                let store = try seededFileStore(n, file: directory.appendingPathComponent("people.archive"))
+                return try time { try store.save() }
+            }
+        },
+        baseline: { n in
+            try withScratchDirectory { directory in
+                let people = codablePeople(n)
+                let url = directory.appendingPathComponent("people.json")
+                return try time { try JSONEncoder().encode(people).write(to: url, options: .atomic) }
+            }
+        }),
+    Workload(
+        name: "load",
+        model: { n in
+            try withScratchDirectory { directory in
+                let url = directory.appendingPathComponent("people.archive")
+                try seededFileStore(n, file: url).save()
+                return try time {
+                    let store = try FileAdapter(file: url, models: [Person.self], options: benchmarkFileOptions)
+                    blackHole(store)
+                }
+            }
+        },
+        baseline: { n in
+            try withScratchDirectory { directory in
+                let url = directory.appendingPathComponent("people.json")
+                try JSONEncoder().encode(codablePeople(n)).write(to: url, options: .atomic)
+                return try time {
+                    let people = try JSONDecoder().decode([PersonCodable].self, from: try Data(contentsOf: url))
+                    blackHole(people)
+                }
+            }
+        }),
+]
