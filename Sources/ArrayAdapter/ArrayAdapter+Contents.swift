@@ -11,18 +11,12 @@ extension ArrayAdapter {
         package let count: Int
         /// The next integer id the table would assign.
         package let nextID: Int64
-
-        /// The rows in store order.
-        package var rows: some Sequence<[ModelValue]> { slots.lazy.compactMap { $0 } }
     }
 
     /// Runs `body` holding the store's lock: no other thread reads or writes meanwhile.
     package func withLock<R>(_ body: () throws -> R) rethrows -> R {
         try lock.withLock(body)
     }
-
-    /// Whether a transaction is open (on the thread holding the lock).
-    package var isInTransaction: Bool { lock.withLock { !journal.isEmpty } }
 
     /// Every table's contents, sorted by table name. Call outside transactions for a
     /// committed state.

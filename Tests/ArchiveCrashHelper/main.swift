@@ -6,15 +6,6 @@
 import FileAdapter
 import Foundation
 
-final class CrashSample: Model {
-    @Column var generation: Int = 0
-    @Column var position: Int = 0
-    @Column var padding: String = ""
-    init() {}
-
-    static func expectedCount(_ generation: Int) -> Int { 500 + (generation % 7) * 700 }
-}
-
 let arguments = CommandLine.arguments
 guard arguments.count == 2 else {
     FileHandle.standardError.write(Data("usage: ArchiveCrashHelper <store file>\n".utf8))

@@ -1,16 +1,7 @@
+@testable import ArchiveCrashHelper
 import FileAdapter
 import Foundation
 import Testing
-
-/// The same model as `ArchiveCrashHelper`'s (same table and columns).
-final class CrashSample: Model {
-    @Column var generation: Int = 0
-    @Column var position: Int = 0
-    @Column var padding: String = ""
-    init() {}
-
-    static func expectedCount(_ generation: Int) -> Int { 500 + (generation % 7) * 700 }
-}
 
 @Suite struct FileAdapterCrashTests {
     /// The helper executable, built next to the test bundle.

@@ -2,22 +2,6 @@ import ArrayAdapter
 import FileAdapter
 import Foundation
 
-/// The ten fields as a Codable struct: what `JSONEncoder`/`JSONDecoder` handle in the
-/// baseline.
-struct PersonCodable: Codable {
-    var id: Int64
-    var name: String
-    var email: String
-    var age: Int
-    var score: Double
-    var active: Bool
-    var joined: Date
-    var notes: String?
-    var rank: Int64
-    var balance: Double
-    var city: String
-}
-
 /// A scratch directory for one timing, removed afterwards.
 func withScratchDirectory<R>(_ body: (URL) throws -> R) throws -> R {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("swiftmodel-bench-\(UUID().uuidString)")
@@ -49,12 +33,12 @@ func seededFileStore(_ n: Int, file: URL) throws -> FileAdapter {
     return store
 }
 
-func codablePeople(_ n: Int) -> [PersonCodable] {
+/// The baseline's structs, with ids 1...n as the store assigns them.
+func codablePeople(_ n: Int) -> [PersonRow] {
     (0..<n).map { k in
-        let r = Fixture.row(k)
-        return PersonCodable(
-            id: Int64(k + 1), name: r.name, email: r.email, age: r.age, score: r.score, active: r.active, joined: r.joined,
-            notes: r.notes, rank: r.rank, balance: r.balance, city: r.city)
+        var row = Fixture.row(k)
+        row.id = Int64(k + 1)
+        return row
     }
 }
 
@@ -92,7 +76,7 @@ let fileWorkloads: [Workload] = [
                 let url = directory.appendingPathComponent("people.json")
                 try JSONEncoder().encode(codablePeople(n)).write(to: url, options: .atomic)
                 return try time {
-                    let people = try JSONDecoder().decode([PersonCodable].self, from: try Data(contentsOf: url))
+                    let people = try JSONDecoder().decode([PersonRow].self, from: try Data(contentsOf: url))
                     blackHole(people)
                 }
             }

@@ -16,8 +16,9 @@ final class Person: Model {
     init() {}
 }
 
-/// The same ten fields as a plain struct: the baseline's element.
-struct PersonRow {
+/// The same ten fields as a plain struct: the baseline's element (Codable for the JSON
+/// baseline of FileAdapter).
+struct PersonRow: Codable {
     var id: Int64
     var name: String
     var email: String
