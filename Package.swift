@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ArrayAdapter", targets: ["ArrayAdapter"]),
         .library(name: "FileAdapter", targets: ["FileAdapter"]),
         .library(name: "SQLiteAdapter", targets: ["SQLiteAdapter"]),
+        .library(name: "AdapterConformance", targets: ["AdapterConformance"]),
         .executable(name: "TaskManager", targets: ["TaskManager"]),
         .executable(name: "QuickStart", targets: ["QuickStart"]),
     ],
@@ -26,17 +27,22 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
         ),
         .target(name: "SQLiteAdapter", dependencies: coreModules + ["CSQLite"]),
+        .target(name: "AdapterConformance", dependencies: coreModules),
         .executableTarget(name: "TaskManager", dependencies: ["SQLiteAdapter"], path: "Examples/TaskManager"),
         .executableTarget(name: "QuickStart", dependencies: ["ArrayAdapter"], path: "Examples/QuickStart"),
         .testTarget(name: "ModelCoreTests", dependencies: ["ModelCore", "ArrayAdapter"]),
         .testTarget(name: "ModelValidationTests", dependencies: ["ModelValidation", "ArrayAdapter"]),
         .testTarget(name: "ModelQueryTests", dependencies: ["ModelQuery", "ArrayAdapter"]),
-        .testTarget(name: "ArrayAdapterTests", dependencies: ["ArrayAdapter"]),
+        .testTarget(name: "ArrayAdapterTests", dependencies: ["ArrayAdapter", "AdapterConformance"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "SQLiteAdapterTests", dependencies: ["SQLiteAdapter", "ArrayAdapter", "TestSupport"]),
+        .testTarget(name: "SQLiteAdapterTests", dependencies: ["SQLiteAdapter", "ArrayAdapter", "TestSupport", "AdapterConformance"]),
         .executableTarget(name: "ArchiveCrashHelper", dependencies: ["FileAdapter"], path: "Tests/ArchiveCrashHelper"),
         .testTarget(
-            name: "FileAdapterTests", dependencies: ["FileAdapter", "ArrayAdapter", "TestSupport", "ArchiveCrashHelper"]),
+            name: "FileAdapterTests",
+            dependencies: ["FileAdapter", "ArrayAdapter", "TestSupport", "ArchiveCrashHelper", "AdapterConformance"]),
+        .testTarget(
+            name: "DifferentialTests",
+            dependencies: ["ArrayAdapter", "FileAdapter", "SQLiteAdapter", "AdapterConformance", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

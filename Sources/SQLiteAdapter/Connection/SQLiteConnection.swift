@@ -28,6 +28,7 @@ final class SQLiteConnection: @unchecked Sendable {
         handle = db
         self.path = path
         sqlite3_extended_result_codes(db, 1)
+        MatchFunction.register(on: db)
     }
 
     deinit {

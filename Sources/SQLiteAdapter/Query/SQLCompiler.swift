@@ -7,6 +7,8 @@
 ///   in-memory engine does); case-sensitive matching is `GLOB` with the pattern
 ///   translated, so no connection setting changes `LIKE`;
 /// - text matching on a column that is not a string is false (unknown when null);
+/// - strings holding a NUL byte (which `LIKE`/`GLOB` would cut short) are matched by
+///   `swiftmodel_match`, the in-memory engine's matcher registered on each connection;
 /// - every `ORDER BY` ends with `rowid`, so ties keep store order.
 struct SQLCompiler {
     private(set) var arguments: [ModelValue] = []
@@ -50,11 +52,15 @@ struct SQLCompiler {
             let name = try column(index)
             let type = schema.columns[index].type
             guard type == .string || type == .text else { return "(CASE WHEN \(name) IS NULL THEN NULL ELSE 0 END)" }
+            let exact = "\(MatchFunction.name)(\(name), \(bind(.string(op.rawValue))), \(bind(.string(text))), \(caseInsensitive ? 1 : 0))"
+            if text.utf8.contains(0) { return exact }
             let tokens = TextMatcher.tokens(op, text)
-            if caseInsensitive {
-                return "\(name) LIKE \(bind(.string(Self.likePattern(tokens)))) ESCAPE '\\'"
-            }
-            return "\(name) GLOB \(bind(.string(Self.globPattern(tokens))))"
+            let native =
+                caseInsensitive
+                ? "\(name) LIKE \(bind(.string(Self.likePattern(tokens)))) ESCAPE '\\'"
+                : "\(name) GLOB \(bind(.string(Self.globPattern(tokens))))"
+            // LIKE and GLOB stop at a NUL byte; such strings go through the exact matcher.
+            return "(CASE WHEN instr(CAST(\(name) AS BLOB), x'00') > 0 THEN \(exact) ELSE \(native) END)"
         case .and(let parts):
             if parts.isEmpty { return "1" }
             return "(" + (try parts.map { try condition($0) }.joined(separator: " AND ")) + ")"

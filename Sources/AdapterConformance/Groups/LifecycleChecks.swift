@@ -1,0 +1,175 @@
+import Foundation
+import ModelCore
+import ModelQuery
+import ModelValidation
+
+/// Transactions, hooks, validations and notifications.
+enum LifecycleChecks {
+    private struct Refused: Error {}
+
+    private static func names() throws -> [String] { try ConformanceHooked.query().pluck(\.name) }
+
+    static func transactions(_ c: ConformanceChecker) throws {
+        let store = c.store
+        try store.transaction {
+            try ConformanceHooked.create(["name": "a"])
+            try ConformanceHooked.create(["name": "b"])
+        }
+        c.equal(try names(), ["a", "b"], "a committed transaction")
+        c.expectThrows(Refused.self, "a throwing transaction") {
+            try store.transaction {
+                try ConformanceHooked.create(["name": "c"])
+                try ConformanceHooked.where(\.name == "a").updateAll(["name": "a!"])
+                throw Refused()
+            }
+        }
+        c.equal(try names(), ["a", "b"], "a rolled-back transaction left nothing")
+        try store.transaction {
+            try ConformanceHooked.create(["name": "outer"])
+            c.expectThrows(Refused.self, "a throwing savepoint") {
+                try store.transaction {
+                    try ConformanceHooked.create(["name": "inner"])
+                    _ = try ConformanceHooked.where(\.name == "b").deleteAll()
+                    throw Refused()
+                }
+            }
+            try store.transaction { try ConformanceHooked.create(["name": "inner kept"]) }
+        }
+        c.equal(try names(), ["a", "b", "outer", "inner kept"], "savepoints undo exactly their level")
+        let record = try ConformanceHooked.create(["name": "record"])
+        c.expectThrows(Refused.self, "rollback restores the record") {
+            try store.transaction {
+                record.name = "changed"
+                try record.saveOrThrow()
+                throw Refused()
+            }
+        }
+        c.equal(record.name, "changed", "the record gets its state from before the save back")
+        c.expect(record.isDirty, "…so its unsaved change is dirty again")
+        c.equal(try ConformanceHooked.find(record.id ?? 0)?.name, "record", "the stored row is unchanged")
+        let fresh = ConformanceHooked()
+        fresh.name = "new"
+        c.expectThrows(Refused.self, "rollback of an insert") {
+            try store.transaction {
+                try fresh.saveOrThrow()
+                throw Refused()
+            }
+        }
+        c.expect(fresh.isNew && fresh.id == nil, "a rolled-back insert leaves the record new")
+        let next = try ConformanceHooked.create(["name": "after"])
+        c.expect((next.id ?? 0) > (record.id ?? 0), "ids keep increasing after rollbacks")
+    }
+
+    static func hooks(_ c: ConformanceChecker) throws {
+        let hooked = ConformanceHooked()
+        hooked.name = "h"
+        try hooked.saveOrThrow()
+        c.equal(hooked.log, ["beforeSave", "beforeCreate", "afterCreate", "afterSave"], "create hooks")
+        c.expect(hooked.createdAt != nil && hooked.updatedAt != nil, "timestamps set on create")
+        hooked.log = []
+        hooked.name = "h2"
+        try hooked.saveOrThrow()
+        c.equal(hooked.log, ["beforeSave", "beforeUpdate", "afterUpdate", "afterSave"], "update hooks")
+
+        for hook in ["beforeSave", "beforeUpdate"] {
+            hooked.log = []
+            hooked.decline = [hook]
+            hooked.name = "declined by \(hook)"
+            c.equal(try hooked.save(), false, "\(hook) returning false declines the save")
+            c.equal(try ConformanceHooked.find(hooked.id ?? 0)?.name, "h2", "\(hook): store unchanged")
+            c.expect(hooked.isDirty, "\(hook): the record keeps its changes")
+        }
+        hooked.decline = ["beforeCreate"]
+        let declined = ConformanceHooked()
+        declined.decline = ["beforeCreate"]
+        c.equal(try declined.save(), false, "beforeCreate declines an insert")
+        c.expect(declined.isNew, "a declined insert leaves the record new")
+        c.equal(try ConformanceHooked.count(), 1, "nothing inserted")
+
+        hooked.decline = ["beforeDelete"]
+        hooked.log = []
+        c.equal(try hooked.delete(), false, "beforeDelete declines")
+        c.equal(try ConformanceHooked.count(), 1, "declined delete keeps the row")
+        hooked.decline = []
+        hooked.log = []
+        try hooked.destroy()
+        c.equal(hooked.log, ["beforeDestroy", "beforeDelete", "afterDelete", "afterDestroy"], "destroy hooks")
+        c.equal(try ConformanceHooked.count(), 0, "destroyed")
+    }
+
+    static func validations(_ c: ConformanceChecker) throws {
+        let first = ConformanceAccount()
+        first.email = "ada@example.com"
+        first.team = "red"
+        c.equal(try first.save(), true, "a valid record saves")
+        first.age = 40
+        c.equal(try first.save(), true, "uniqueness does not clash with the record itself")
+        let clash = ConformanceAccount()
+        clash.email = "ADA@example.com"
+        clash.team = "red"
+        c.equal(try clash.save(), false, "case-insensitive uniqueness against the store")
+        c.equal(clash.errors.fullMessages, ["email has already been taken"], "uniqueness message")
+        clash.team = "blue"
+        c.equal(try clash.save(), true, "another scope does not clash")
+        let wildcard = ConformanceAccount()
+        wildcard.email = "a_a@example.com"
+        try wildcard.saveOrThrow()
+        let lookalike = ConformanceAccount()
+        lookalike.email = "aba@example.com"
+        c.equal(try lookalike.save(), true, "LIKE wildcards in values are literal")
+        let bad = ConformanceAccount()
+        bad.email = "not an email"
+        bad.age = 200
+        c.equal(try bad.save(), false, "invalid values refuse the save")
+        c.equal(Set(bad.errors.map(\.column)), ["email", "age"], "both columns reported")
+        c.expectThrows(RecordInvalid.self, "saveOrThrow of an invalid record") { try bad.saveOrThrow() }
+        c.equal(try ConformanceAccount.count(), 4, "nothing invalid stored")
+    }
+
+    static func notifications(_ c: ConformanceChecker) throws {
+        let store = c.store
+        let thread = currentThreadID()
+        let table = ConformanceHooked.schema.tableName
+        final class Box: @unchecked Sendable {
+            // @unchecked Sendable: written only by the observer, which runs synchronously on
+            // the posting thread, the same thread that reads it.
+            var events: [String] = []
+        }
+        let box = Box()
+        let observer = NotificationCenter.default.addObserver(forName: .modelDidChange, object: nil, queue: nil) { note in
+            guard currentThreadID() == thread, let change = note.userInfo?["change"] as? ModelChange,
+                change.schema.tableName == table
+            else { return }
+            box.events.append("\(change.action.rawValue) \(change.id) \(change.count)")
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let record = try ConformanceHooked.create(["name": "n"])
+        let id = record.id ?? 0
+        c.equal(box.events, ["insert \(id) 1"], "insert announced")
+        record.name = "n2"
+        try record.saveOrThrow()
+        c.equal(box.events.last, "update \(id) 1", "update announced")
+        box.events = []
+        try store.transaction {
+            try ConformanceHooked.create(["name": "t1"])
+            try ConformanceHooked.create(["name": "t2"])
+            c.equal(box.events, [], "nothing announced before commit")
+        }
+        c.equal(box.events.count, 2, "both announced after commit")
+        box.events = []
+        c.expectThrows(Refused.self, "rolled back") {
+            try store.transaction {
+                try ConformanceHooked.create(["name": "gone"])
+                throw Refused()
+            }
+        }
+        c.equal(box.events, [], "nothing announced for a rollback")
+        try ModelNotifications.withoutNotifications { try ConformanceHooked.create(["name": "quiet"]) }
+        c.equal(box.events, [], "suppressed")
+        try record.delete()
+        c.equal(box.events, ["delete \(id) 1"], "delete announced")
+        box.events = []
+        _ = try ConformanceHooked.query().deleteAll()
+        c.equal(box.events, ["deleteAll nil 3"], "one event for a bulk delete")
+    }
+}

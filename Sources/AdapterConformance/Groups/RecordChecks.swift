@@ -1,0 +1,170 @@
+import Foundation
+import ModelCore
+import ModelQuery
+
+/// Records: CRUD, ids, every column type, hostile values.
+enum RecordChecks {
+    static func crud(_ c: ConformanceChecker) throws {
+        let store = c.store
+        let a = ConformanceIntItem(), b = ConformanceIntItem()
+        a.label = "a"
+        b.label = "b"
+        try a.saveOrThrow()
+        try b.saveOrThrow()
+        c.equal(a.id, 1, "first auto-increment id")
+        c.equal(b.id, 2, "second id")
+        c.equal(try ConformanceIntItem.find(1)?.label, "a", "find by id")
+        c.equal(try ConformanceIntItem.find(99)?.label, nil, "find of a missing id")
+        a.label = "a2"
+        try a.saveOrThrow()
+        c.equal(try ConformanceIntItem.find(1)?.label, "a2", "update persisted")
+        c.expect(!a.isDirty && !a.isNew, "saved record is clean and not new")
+        c.equal(try ConformanceIntItem.count(), 2, "count")
+        try b.delete()
+        c.equal(try ConformanceIntItem.count(), 1, "count after delete")
+        c.equal(try store.delete(id: .int(2), from: ConformanceIntItem.schema), false, "deleting a missing row reports false")
+        let ghost = try store.find(id: .int(1), in: ConformanceIntItem.schema)
+        var updated = ghost ?? []
+        if !updated.isEmpty { updated[0] = .int(42) }
+        let missing = c.expectThrows(StoreError.self, "update of a missing row") {
+            try store.update(updated, changedColumns: [1], in: ConformanceIntItem.schema)
+        }
+        c.equal(missing?.kind, .notFound, "missing-row error kind")
+        let wrongWidth = c.expectThrows(StoreError.self, "a row of the wrong width") {
+            _ = try store.insert([.null], into: ConformanceIntItem.schema)
+        }
+        c.equal(wrongWidth?.kind, .invalidRequest, "wrong-width error kind")
+        let c3 = ConformanceIntItem()
+        c3.label = "c"
+        try c3.saveOrThrow()
+        c.equal(c3.id, 3, "ids are not reused after a delete")
+        try ConformanceIntItem.deleteAll()
+        c.equal(try ConformanceIntItem.count(), 0, "deleteAll")
+    }
+
+    static func ids(_ c: ConformanceChecker) throws {
+        let explicit = ConformanceIntItem()
+        explicit.id = 40
+        try explicit.saveOrThrow()
+        let next = ConformanceIntItem()
+        try next.saveOrThrow()
+        c.equal(next.id, 41, "ids continue above an explicit id")
+        let duplicate = ConformanceIntItem()
+        duplicate.id = 40
+        let error = c.expectThrows(StoreError.self, "a duplicate id") { try duplicate.saveOrThrow() }
+        c.equal(error?.kind, .duplicateID, "duplicate id kind")
+        c.expect(duplicate.isNew, "a record whose insert failed stays new")
+        c.equal(try ConformanceIntItem.count(), 2, "nothing stored by the failed insert")
+
+        let device = ConformanceUUIDItem()
+        try device.saveOrThrow()
+        let uuid = device.id
+        c.expect(uuid != nil, "UUID generated on first save")
+        if let uuid { c.equal(try ConformanceUUIDItem.find(uuid)?.id, uuid, "find by UUID") }
+        let chosen = UUID()
+        let explicitUUID = ConformanceUUIDItem()
+        explicitUUID.id = chosen
+        try explicitUUID.saveOrThrow()
+        c.equal(try ConformanceUUIDItem.find(chosen)?.id, chosen, "explicit UUID kept")
+
+        let country = ConformanceStringItem()
+        let missing = c.expectThrows(ModelError.self, "a string id is required") { try country.saveOrThrow() }
+        c.equal(missing?.kind, .missingID, "missing string id kind")
+        country.id = "fr"
+        country.label = "France"
+        try country.saveOrThrow()
+        let unicode = ConformanceStringItem()
+        unicode.id = "ünï 'x' \"y\""
+        try unicode.saveOrThrow()
+        c.equal(try ConformanceStringItem.find("fr")?.label, "France", "find by string id")
+        c.equal(try ConformanceStringItem.find("ünï 'x' \"y\"")?.id, "ünï 'x' \"y\"", "unicode string id")
+        c.equal(try ConformanceStringItem.find("FR")?.label, nil, "string ids are case-sensitive")
+    }
+
+    /// Awkward values of every type.
+    static func samples() -> [ConformanceSample] {
+        let values: [(String, Int64, Double, Date)] = [
+            ("plain", .max, 0.1, Date(timeIntervalSinceReferenceDate: 123_456.789_012_345)),
+            ("Ünïcødé 🐶 — ‹›", .min, -0.0, Date(timeIntervalSince1970: -1e9 + 0.25)),
+            ("", 0, .greatestFiniteMagnitude, Date(timeIntervalSinceReferenceDate: 0.000_001)),
+            (String(repeating: "long ", count: 2_000), 255, .leastNonzeroMagnitude, Date(timeIntervalSince1970: 1.5e9 + 0.123_456)),
+        ]
+        return values.enumerated().map { k, value in
+            let sample = ConformanceSample()
+            sample.name = value.0
+            sample.notes = "line 1\nline 2\t\"quoted\" \\ 'single'"
+            sample.count = k * 65_536 - 3
+            sample.big = value.1
+            sample.ratio = value.2
+            sample.flag = k % 2 == 0
+            sample.seen = value.3
+            sample.blob = Data((0..<(k * 300)).map { UInt8(truncatingIfNeeded: $0 &* 37) })
+            sample.tags = k == 0 ? [] : ["a", "ß", "", String(k)]
+            sample.extra = [
+                "n": .int(Int64(k)), "nested": .array([.string("x"), .array([.double(2.5), .null]), .dictionary(["deep": .bool(true)])]),
+                "none": .null, "empty": .dictionary([:]),
+            ]
+            sample.maybe = k % 2 == 0 ? nil : "some"
+            sample.when = k == 1 ? nil : value.3
+            sample.level = k == 2 ? nil : k
+            return sample
+        }
+    }
+
+    static func roundTrip(_ c: ConformanceChecker) throws {
+        let samples = samples()
+        for sample in samples { try sample.saveOrThrow() }
+        let loaded = try ConformanceSample.all()
+        c.equal(loaded.count, samples.count, "every sample stored")
+        for (original, read) in zip(samples, loaded) {
+            let name = "sample \(original.id ?? 0)"
+            c.equal(read.name, original.name, "\(name) string")
+            c.equal(read.notes, original.notes, "\(name) text")
+            c.equal(read.count, original.count, "\(name) int")
+            c.equal(read.big, original.big, "\(name) Int64")
+            c.equal(read.ratio.bitPattern, original.ratio.bitPattern, "\(name) double, bit for bit")
+            c.equal(read.flag, original.flag, "\(name) bool")
+            c.equal(
+                read.seen.timeIntervalSinceReferenceDate.bitPattern, original.seen.timeIntervalSinceReferenceDate.bitPattern,
+                "\(name) date, bit for bit")
+            c.equal(read.serial, original.serial, "\(name) uuid")
+            c.equal(read.blob, original.blob, "\(name) data")
+            c.equal(read.tags, original.tags, "\(name) array")
+            c.equal(read.extra, original.extra, "\(name) nested dictionary")
+            c.equal(read.maybe, original.maybe, "\(name) optional string")
+            c.equal(read.when, original.when, "\(name) optional date")
+            c.equal(read.level, original.level, "\(name) optional int with a default")
+        }
+        let fresh = ConformanceSample()
+        try fresh.saveOrThrow()
+        c.equal(try ConformanceSample.find(fresh.id ?? 0)?.level, 7, "declared default stored")
+    }
+
+    static let hostileStrings = [
+        "'; DROP TABLE conformance_keywords; --", "\" OR 1=1 --", "a'b\"c`d", "nul\u{0}inside", "\u{0}",
+        "%_*?[]\\", "SELECT * FROM sqlite_master", String(repeating: "🐶", count: 10_000), "  padded  ", "\r\n\t",
+    ]
+
+    static func hostileValues(_ c: ConformanceChecker) throws {
+        for (k, text) in hostileStrings.enumerated() {
+            let record = ConformanceKeywords()
+            record.select = text
+            record.order = k
+            record.group = k % 2 == 0 ? text : nil
+            record.where = Double(k) / 3
+            try record.saveOrThrow()
+        }
+        let all = try ConformanceKeywords.query().order(by: "order").all()
+        c.equal(all.map(\.select), hostileStrings, "hostile strings stored exactly")
+        for (k, text) in hostileStrings.enumerated() {
+            c.equal(try ConformanceKeywords.where(\.select == text).count(), 1, "equality finds hostile string \(k)")
+            c.equal(try ConformanceKeywords.where("group").eq(.string(text)).count(), k % 2 == 0 ? 1 : 0, "keyword column `group` \(k)")
+        }
+        c.equal(try ConformanceKeywords.where("select").contains("'").count(), 2, "contains a quote")
+        c.equal(try ConformanceKeywords.where("select").contains("%_").count(), 1, "wildcards are literal")
+        c.equal(try ConformanceKeywords.where("select").contains("\u{0}").count(), 2, "contains NUL")
+        c.equal(try ConformanceKeywords.where(\.order > 7).order(by: "where", .descending).pluck(\.order), [9, 8], "keyword columns sort")
+        c.equal(try ConformanceKeywords.where(\.order >= 0).updateAll(["where": 1.5]), hostileStrings.count, "updateAll on keyword column")
+        c.equal(try ConformanceKeywords.query().sum("order"), .int(45), "aggregate on keyword column")
+    }
+}

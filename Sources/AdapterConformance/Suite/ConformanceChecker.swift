@@ -1,0 +1,62 @@
+import ModelCore
+
+/// Collects the checks one group makes (so the suite works under any test framework).
+public final class ConformanceChecker {
+    let group: ConformanceGroup
+    /// The store under test (fresh for each group).
+    public let store: any PersistenceAdapter
+    let capabilities: AdapterCapabilities
+    let reopen: ((any PersistenceAdapter) throws -> any PersistenceAdapter)?
+    private(set) var count = 0
+    private(set) var failures: [ConformanceFailure] = []
+    private(set) var skips: [String] = []
+
+    init(
+        group: ConformanceGroup, store: any PersistenceAdapter, capabilities: AdapterCapabilities,
+        reopen: ((any PersistenceAdapter) throws -> any PersistenceAdapter)?
+    ) {
+        self.group = group
+        self.store = store
+        self.capabilities = capabilities
+        self.reopen = reopen
+    }
+
+    /// Checks a condition.
+    func expect(_ condition: Bool, _ message: @autoclosure () -> String, file: String = #fileID, line: Int = #line) {
+        count += 1
+        if !condition { failures.append(ConformanceFailure(group: group, message: message(), file: file, line: line)) }
+    }
+
+    /// Checks that two values are equal, printing both when not.
+    func equal<T: Equatable>(
+        _ actual: T, _ expected: T, _ what: @autoclosure () -> String, file: String = #fileID, line: Int = #line
+    ) {
+        expect(actual == expected, "\(what()): got \(actual), expected \(expected)", file: file, line: line)
+    }
+
+    /// Checks that `body` throws an error of type `E` (and, optionally, that it matches).
+    @discardableResult
+    func expectThrows<E: Error>(
+        _ type: E.Type, _ what: @autoclosure () -> String, file: String = #fileID, line: Int = #line,
+        _ body: () throws -> Void
+    ) -> E? {
+        do {
+            try body()
+            expect(false, "\(what()): did not throw", file: file, line: line)
+        } catch let error as E {
+            count += 1
+            return error
+        } catch {
+            expect(false, "\(what()): threw \(error), expected \(E.self)", file: file, line: line)
+        }
+        return nil
+    }
+
+    /// Records that part of the group did not run, and why.
+    func skip(_ reason: String) { skips.append(reason) }
+
+    /// A failure from a group that threw where it should not have.
+    func unexpected(_ error: any Error) {
+        failures.append(ConformanceFailure(group: group, message: "unexpected error: \(error)", file: #fileID, line: #line))
+    }
+}

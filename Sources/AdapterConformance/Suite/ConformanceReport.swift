@@ -1,0 +1,83 @@
+/// The groups of checks the suite runs.
+public enum ConformanceGroup: String, CaseIterable, Sendable, Hashable {
+    /// Insert, find, update, delete, counts, missing rows.
+    case crud
+    /// Int64, Int, UUID and String ids: generation, explicit ids, duplicates.
+    case ids
+    /// Every column type stored and read back exactly.
+    case roundTrip
+    /// SQL-looking strings, quotes, NUL bytes, long strings, keyword column names.
+    case hostileValues
+    /// Every query operator, with SQL null semantics.
+    case operators
+    /// Multi-key ordering, ties in store order, nils first.
+    case ordering
+    /// Limit, offset, first/last, pages.
+    case paging
+    /// count, sum, avg, min, max, grouping, batch update and delete.
+    case aggregates
+    /// Parents, children, has-one, through, and every delete rule.
+    case relations
+    /// `including(…)`, nested.
+    case eagerLoading
+    /// Store transactions, savepoints, rollback.
+    case transactions
+    /// Lifecycle hooks and cancellation.
+    case hooks
+    /// Validations on save, including uniqueness against the store.
+    case validations
+    /// Change notifications after commit, none on rollback.
+    case notifications
+    /// Data survives closing and reopening the store.
+    case persistence
+    /// Many threads reading and writing at once.
+    case concurrency
+}
+
+/// What an adapter can do, so the suite skips (and reports) what it cannot.
+public struct AdapterCapabilities: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Data outlives the adapter instance (requires a `reopen` closure).
+    public static let persistence = AdapterCapabilities(rawValue: 1 << 0)
+    /// `delete()` of a parent applies the relation's rule in the store itself (cascade,
+    /// set null, restrict), as SQL foreign keys do. Without it, `delete()` leaves children
+    /// as they are (only `destroy()` applies rules, in the model layer).
+    public static let foreignKeyActions = AdapterCapabilities(rawValue: 1 << 1)
+}
+
+/// One failed check.
+public struct ConformanceFailure: Sendable, CustomStringConvertible {
+    /// The group it belongs to.
+    public let group: ConformanceGroup
+    /// What was checked and what happened.
+    public let message: String
+    /// Where in the suite's source.
+    public let file: String
+    public let line: Int
+
+    public var description: String { "[\(group.rawValue)] \(message) (\(file):\(line))" }
+}
+
+/// The outcome of a run: what passed, failed, and was skipped (with the reason).
+public struct ConformanceReport: Sendable, CustomStringConvertible {
+    /// The adapter's name, as given.
+    public let adapter: String
+    /// Groups that ran, with how many checks each made.
+    public internal(set) var checked: [ConformanceGroup: Int] = [:]
+    /// Failed checks.
+    public internal(set) var failures: [ConformanceFailure] = []
+    /// Groups (or parts) not run, and why.
+    public internal(set) var skipped: [(group: ConformanceGroup, reason: String)] = []
+
+    /// Whether every check that ran passed.
+    public var passed: Bool { failures.isEmpty }
+
+    public var description: String {
+        var lines = ["\(adapter): \(checked.values.reduce(0, +)) checks in \(checked.count) groups, \(failures.count) failed"]
+        lines += skipped.map { "  skipped \($0.group.rawValue): \($0.reason)" }
+        lines += failures.map { "  " + $0.description }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,23 @@
+import AdapterConformance
+import ArrayAdapter
+import FileAdapter
+import Foundation
+import SQLiteAdapter
+import Testing
+
+/// The same random data and queries on all three adapters must give identical results.
+/// 8 seeds × 260 queries in CI (2,080); set `SWIFTMODEL_DIFFERENTIAL_QUERIES` for more per
+/// seed. A failure prints the seed, the query number and the query.
+@Suite struct DifferentialTests {
+    @Test(arguments: 1...8 as ClosedRange<UInt64>) func allAdaptersAgree(seed: UInt64) throws {
+        var options = FileAdapterOptions()
+        options.autosave = .never
+        let run = DifferentialRun(seed: seed, rows: 60, queries: ProcessInfo.processInfo.environment["SWIFTMODEL_DIFFERENTIAL_QUERIES"].flatMap(Int.init) ?? 260)
+        let mismatches = try run.compare([
+            "ArrayAdapter": ArrayAdapter(),
+            "FileAdapter": FileAdapter(options: options),
+            "SQLiteAdapter": try SQLiteAdapter(),
+        ])
+        #expect(mismatches.isEmpty, "\(mismatches.count) mismatches:\n\(mismatches.prefix(10).joined(separator: "\n"))")
+    }
+}

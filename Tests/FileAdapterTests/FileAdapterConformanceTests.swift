@@ -1,0 +1,26 @@
+import AdapterConformance
+import FileAdapter
+import Foundation
+import Testing
+
+/// FileAdapter runs the whole conformance suite; reopening saves the store file and opens
+/// it in a new adapter.
+@Suite struct FileAdapterConformanceTests {
+    static let suite = AdapterConformance(
+        adapter: "FileAdapter", capabilities: [.persistence],
+        reopen: { store in
+            guard let store = store as? FileAdapter, let file = store.file else { throw StoreError(.invalidRequest, table: "*", message: "not a FileAdapter") }
+            try store.save()
+            return try FileAdapter(file: file, options: explicitSaves)
+        },
+        makeStore: {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("swiftmodel-conformance-\(UUID().uuidString).archive")
+            return try FileAdapter(file: file, options: explicitSaves)
+        })
+
+    @Test(arguments: ConformanceGroup.allCases) func conformance(_ group: ConformanceGroup) {
+        let report = Self.suite.run([group])
+        for failure in report.failures { Issue.record(Comment(rawValue: failure.description)) }
+        #expect(report.skipped.isEmpty && (report.checked[group] ?? 0) > 0, "\(report)")
+    }
+}
