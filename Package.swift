@@ -35,11 +35,13 @@ let package = Package(
         .testTarget(name: "ModelQueryTests", dependencies: ["ModelQuery", "ArrayAdapter"]),
         .testTarget(name: "ArrayAdapterTests", dependencies: ["ArrayAdapter", "AdapterConformance"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "SQLiteAdapterTests", dependencies: ["SQLiteAdapter", "ArrayAdapter", "TestSupport", "AdapterConformance"]),
-        .executableTarget(name: "ArchiveCrashHelper", dependencies: ["FileAdapter"], path: "Tests/ArchiveCrashHelper"),
+        .testTarget(
+            name: "SQLiteAdapterTests",
+            dependencies: ["SQLiteAdapter", "ArrayAdapter", "TestSupport", "AdapterConformance", "CrashHelper"]),
+        .executableTarget(name: "CrashHelper", dependencies: ["FileAdapter", "SQLiteAdapter"], path: "Tests/CrashHelper"),
         .testTarget(
             name: "FileAdapterTests",
-            dependencies: ["FileAdapter", "ArrayAdapter", "TestSupport", "ArchiveCrashHelper", "AdapterConformance"]),
+            dependencies: ["FileAdapter", "ArrayAdapter", "TestSupport", "CrashHelper", "AdapterConformance"]),
         .testTarget(
             name: "DifferentialTests",
             dependencies: ["ArrayAdapter", "FileAdapter", "SQLiteAdapter", "AdapterConformance", "TestSupport"]),

@@ -1,6 +1,5 @@
 import FileAdapter
 import Foundation
-import Synchronization
 import Testing
 
 /// Autosave, explicit saves under concurrent writers, and saves inside transactions.
@@ -66,7 +65,7 @@ import Testing
     @Test func failedAutosavesAreReportedAndRetried() throws {
         guard getuid() != 0 else { return }  // root ignores permissions
         try withTemporaryDirectory { directory in
-            let reported = Mutex(0)
+            let reported = Locked(0)
             var options = autosaving(1)
             options.onAutosaveError = { _ in reported.withLock { $0 += 1 } }
             let locked = directory.appendingPathComponent("locked")
@@ -88,8 +87,8 @@ import Testing
             let url = directory.appendingPathComponent("busy.archive")
             let store = try FileAdapter(file: url, options: explicitSaves)
             let batches = 25, batchSize = 8, writers = 4
-            let snapshotsChecked = Mutex(0)
-            let problems = Mutex<[String]>([])
+            let snapshotsChecked = Locked(0)
+            let problems = Locked<[String]>([])
             DispatchQueue.concurrentPerform(iterations: writers + 1) { worker in
                 do {
                     if worker == writers {

@@ -1,3 +1,4 @@
+@testable import AdapterConformance
 import FileAdapter
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+@testable import AdapterConformance
 import ArrayAdapter
 import FileAdapter
 import Foundation

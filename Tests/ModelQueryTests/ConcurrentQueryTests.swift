@@ -1,7 +1,6 @@
 import ArrayAdapter
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct ConcurrentQueryTests {
@@ -9,7 +8,7 @@ import Testing
     /// sees a consistent table (counts never shrink, sums match their rows).
     @Test func queriesRunSafelyBesideWriters() throws {
         let store = ArrayAdapter()
-        let problems = Mutex<[String]>([])
+        let problems = Locked<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             do {
                 if worker < 3 {

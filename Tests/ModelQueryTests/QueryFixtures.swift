@@ -1,6 +1,5 @@
 import ArrayAdapter
 import Foundation
-import Synchronization
 import Testing
 
 final class Person: Model {
@@ -65,7 +64,7 @@ func names(_ records: [Person]) -> [String] { records.map(\.name) }
 /// An adapter that counts the calls reaching it (to prove laziness and call counts).
 final class SpyAdapter: PersistenceAdapter {
     let base: ArrayAdapter
-    let calls = Mutex<[String]>([])
+    let calls = Locked<[String]>([])
     init(_ base: ArrayAdapter) { self.base = base }
     private func note(_ call: String) { calls.withLock { $0.append(call) } }
     func prepare(_ schema: ModelSchema) throws { try base.prepare(schema) }

@@ -1,6 +1,5 @@
 import ArrayAdapter
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct ScopeTests {
@@ -64,7 +63,7 @@ import Testing
 
     @Test func updateAllCastsSkipsHooksAndAnnouncesOnce() throws {
         try withPeople { (_: ArrayAdapter) throws in
-            let log = Mutex<[ModelChange]>([])
+            let log = Locked<[ModelChange]>([])
             let token = NotificationCenter.default.addObserver(forName: .modelDidChange, object: nil, queue: nil) { note in
                 if let change = note.userInfo?["change"] as? ModelChange, change.isAbout(Person.self) {
                     log.withLock { $0.append(change) }

@@ -1,7 +1,6 @@
 import ArrayAdapter
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct ConcurrencyTests {
@@ -16,7 +15,7 @@ import Testing
     /// First use of a model's validations from many threads at once builds one usable plan,
     /// and every record's result is its own.
     @Test func validationsBuildOnceAndRunConcurrently() throws {
-        let failures = Mutex(0)
+        let failures = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 400) { k in
             let member = Member()
             member.handle = k.isMultiple(of: 2) ? "user_\(k)" : "User \(k)"

@@ -12,7 +12,7 @@ import Testing
             let inside = DispatchSemaphore(value: 0)
             let release = DispatchSemaphore(value: 0)
             let writerDone = DispatchSemaphore(value: 0)
-            let failure = Mutex<String?>(nil)
+            let failure = Locked<String?>(nil)
             DispatchQueue.global().async {
                 do {
                     try store.withTransaction {
@@ -42,7 +42,7 @@ import Testing
             let store = try SQLiteAdapter(path: dir.appendingPathComponent("load.sqlite").path)
             try store.prepare(MemoV1.schema)
             let writers = 4, batches = 10, batch = 20
-            let problems = Mutex<[String]>([])
+            let problems = Locked<[String]>([])
             let writing = Atomic<Int>(writers)
             DispatchQueue.concurrentPerform(iterations: writers + 3) { worker in
                 do {

@@ -27,3 +27,34 @@ public func runTool(_ command: String, _ arguments: [String]) throws -> (status:
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
+
+/// The `CrashHelper` executable, built next to the test bundle (nil if missing).
+public var crashHelper: URL? {
+    let directory = Bundle.main.executableURL?.deletingLastPathComponent()
+        ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let url = directory.appendingPathComponent("CrashHelper")
+    return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
+}
+
+/// Starts `CrashHelper <mode> <path>`, waits for its first committed round, lets it run
+/// for a random `0.5...maxMilliseconds` ms, kills it with SIGKILL, and returns the last
+/// generation it reported as committed and whether the kill (not an exit) ended it.
+public func killCrashHelper(_ helper: URL, mode: String, path: String, maxMilliseconds: UInt32 = 80) throws
+    -> (lastCommitted: Int, killed: Bool)
+{
+    let process = Process()
+    process.executableURL = helper
+    process.arguments = [mode, path]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    var seen = output.fileHandleForReading.availableData  // the first "saved" line
+    usleep(UInt32.random(in: 500...(maxMilliseconds * 1_000)))
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    seen += output.fileHandleForReading.readDataToEndOfFile()
+    let last = String(decoding: seen, as: UTF8.self).split(separator: "\n").compactMap { line in
+        line.hasPrefix("saved ") ? Int(line.dropFirst(6)) : nil
+    }.max() ?? 0
+    return (last, process.terminationReason == .uncaughtSignal)
+}

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import ModelCore
 import ModelQuery
-import Synchronization
 
 /// Persistence across reopening, and concurrent use.
 enum StoreChecks {
@@ -27,7 +26,7 @@ enum StoreChecks {
     static func concurrency(_ c: ConformanceChecker) throws {
         let store = c.store
         let writers = 4, batches = 20, batchSize = 5
-        let problems = Mutex<[String]>([])
+        let problems = Locked<[String]>([])
         DispatchQueue.concurrentPerform(iterations: writers + 2) { worker in
             do {
                 try ModelStore.using(store) {

@@ -2,7 +2,6 @@ import Foundation
 import ModelCore
 import ModelQuery
 import ModelValidation
-import Synchronization
 
 // The models the suite stores. Table names start with `conformance_` so a store shared
 // with other tables is not disturbed.
@@ -99,7 +98,7 @@ final class ConformancePet: Model {
     @Column var name: String = ""
     @BelongsTo var owner: ConformanceOwner?
     @HasMany(dependent: .destroy) var toys: Children<ConformanceToy>
-    static let destroyed = Mutex(0)
+    static let destroyed = Locked(0)
     func afterDestroy() { Self.destroyed.withLock { $0 += 1 } }
     init() {}
 }

@@ -39,7 +39,7 @@ public final class FileAdapter: PersistenceAdapter, @unchecked Sendable {
     // @unchecked Sendable: every `var` below is read and written only inside
     // `memory.withLock` (ArrayAdapter's recursive lock, which its transactions hold from
     // start to end); `fileLock` serialises saves; `pendingTables` and `transactionOwner`
-    // are atomics; `autosave` is a Mutex.
+    // are atomics; `autosave` is a Locked value.
     let memory = ArrayAdapter()
     /// The whole-store file, if any.
     public let file: URL?
@@ -58,8 +58,8 @@ public final class FileAdapter: PersistenceAdapter, @unchecked Sendable {
     var storeDirty = false
     var transactionDepth = 0
     let transactionOwner = Atomic<UInt>(0)
-    let fileLock = Mutex(())
-    let autosave = Mutex(AutosaveState())
+    let fileLock = Locked(())
+    let autosave = Locked(AutosaveState())
     /// How many archive files this adapter has written (for tests and diagnostics).
     package let filesWritten = Atomic<Int>(0)
     let autosaveQueue = DispatchQueue(label: "SwiftModel.FileAdapter.autosave", qos: .utility)

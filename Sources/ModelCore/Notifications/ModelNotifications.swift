@@ -13,7 +13,7 @@ import Synchronization
 /// }
 /// ```
 public enum ModelNotifications {
-    private static let subscribers = Mutex<[UInt64: AsyncStream<ModelChange>.Continuation]>([:])
+    private static let subscribers = Locked<[UInt64: AsyncStream<ModelChange>.Continuation]>([:])
     private static let subscriberCount = Atomic<Int>(0)
     private static let nextID = Atomic<UInt64>(0)
     private static let postsToCenter = Atomic<Bool>(true)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The clock that stamps `created_at` and `updated_at`.
 ///
@@ -10,7 +9,7 @@ import Synchronization
 /// try ModelClock.using({ fixed }) { try task.save() }   // task.createdAt == fixed
 /// ```
 public enum ModelClock {
-    private static let global = Mutex<@Sendable () -> Date>({ Date() })
+    private static let global = Locked<@Sendable () -> Date>({ Date() })
     @TaskLocal private static var scoped: (@Sendable () -> Date)?
 
     /// The current time according to the active clock.

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Chooses the adapter each model uses.
 ///
@@ -22,7 +21,7 @@ public enum ModelStore {
         var defaultAdapter: (any PersistenceAdapter)?
         var perType: [ObjectIdentifier: any PersistenceAdapter] = [:]
     }
-    private static let configuration = Mutex(Configuration())
+    private static let configuration = Locked(Configuration())
     @TaskLocal private static var scoped: (any PersistenceAdapter)?
 
     /// Sets (or clears) the process-wide default adapter.

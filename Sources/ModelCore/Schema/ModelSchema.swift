@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A model's schema: its table, columns, id and timestamp columns.
 ///
@@ -32,7 +31,7 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
     package let validatesOnSave: Bool
     /// Relations as declared (resolved on first use, see ``relations()``).
     package let relationDeclarations: [RelationDeclaration]
-    private let resolvedRelations = Mutex<Result<[Relation], SchemaError>?>(nil)
+    private let resolvedRelations = Locked<Result<[Relation], SchemaError>?>(nil)
     /// Declaration locations by row index (`-1` for the id).
     @usableFromInline package let locations: [Int]
     private let indexByName: [String: Int]

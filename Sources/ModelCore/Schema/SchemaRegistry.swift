@@ -1,8 +1,7 @@
-import Synchronization
 
 /// The process-wide cache of model schemas, one per model type, built on first use.
 package enum SchemaRegistry {
-    private static let schemas = Mutex<[ObjectIdentifier: ModelSchema]>([:])
+    private static let schemas = Locked<[ObjectIdentifier: ModelSchema]>([:])
     /// Serialises builds (recursive: building one model may build another).
     private static let buildLock = RecursiveLock()
     private static let building = ThreadLocal<BuildingSet>()

@@ -78,3 +78,34 @@ package final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
         }
     }
 }
+
+/// A value guarded by a pthread mutex: the package's lock for shared state.
+///
+/// Used instead of `Synchronization.Mutex` because on Linux that one is built on raw
+/// futex calls Thread Sanitizer cannot see, so every use reads as a data race; a
+/// pthread mutex is understood, which keeps `swift test --sanitize=thread` meaningful.
+///
+/// `@unchecked Sendable`: `value` is only read or written inside ``withLock(_:)``, holding
+/// `mutex`; the pointer is allocated once and never reassigned.
+package final class Locked<Value>: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Value
+
+    package init(_ value: Value) {
+        self.value = value
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with exclusive access to the value.
+    @inline(__always) package func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}

@@ -64,11 +64,11 @@ struct ColumnResolver<M: ModelProtocol> {
 
 /// Key path → row index, shared by every model (key paths include their root type).
 enum KeyPathSlots {
-    static let cache = Mutex<[Key: Int]>([:])
+    static let cache = Locked<[Key: Int]>([:])
 
     /// A key path as a dictionary key.
     ///
-    /// `@unchecked Sendable`: only ever read or stored inside `cache`'s `Mutex`; key paths
+    /// `@unchecked Sendable`: only ever read or stored inside `cache`'s lock; key paths
     /// are immutable once formed, and the ones cached here name stored `@Column`
     /// properties (no captured subscript arguments).
     struct Key: Hashable, @unchecked Sendable {

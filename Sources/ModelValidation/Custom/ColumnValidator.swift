@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A reusable column rule, registered once by name and used across models.
 ///
@@ -38,7 +37,7 @@ extension ColumnValidator {
 /// A model's validations resolve names when they are built (on first use), so register
 /// validators at startup, before the models that use them validate.
 public enum Validators {
-    private static let registry = Mutex<[String: any ColumnValidator]>([:])
+    private static let registry = Locked<[String: any ColumnValidator]>([:])
 
     /// Registers `validator` under `name`, replacing any validator of that name.
     public static func register(_ validator: some ColumnValidator, as name: String) {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The message templates of the built-in rules, by code, and their process-wide overrides.
 ///
@@ -33,7 +32,7 @@ public enum ValidationMessages {
         "confirmation": "doesn't match its confirmation",
     ]
 
-    private static let overrides = Mutex<[String: String]>([:])
+    private static let overrides = Locked<[String: String]>([:])
 
     /// Replaces the template for `code` in this process (`nil` restores the default).
     public static func setTemplate(_ template: String?, for code: String) {

@@ -1,8 +1,7 @@
-import Synchronization
 
 /// The process-wide cache of built validations, one plan per model type.
 enum ValidationPlans {
-    private static let plans = Mutex<[ObjectIdentifier: AnyObject & Sendable]>([:])
+    private static let plans = Locked<[ObjectIdentifier: AnyObject & Sendable]>([:])
 
     /// The model's plan, built on first use; a malformed declaration throws every time.
     static func plan<M: Validatable>(for type: M.Type) throws(ValidationDefinitionError) -> ValidationPlan<M> {

@@ -28,7 +28,7 @@ import Synchronization
 /// transaction open go to the writer and see that transaction's changes.
 public final class SQLiteAdapter: PersistenceAdapter, @unchecked Sendable {
     // @unchecked Sendable: `writer`, `depth` and `preparedByLevel` are only touched while
-    // holding `writerLock`; `catalog` is a Mutex; `readers` and `transactionOwner` are
+    // holding `writerLock`; `catalog` is a Locked value; `readers` and `transactionOwner` are
     // Sendable; the rest is immutable.
 
     /// The database file's path (`":memory:"` for an in-memory database).
@@ -46,7 +46,7 @@ public final class SQLiteAdapter: PersistenceAdapter, @unchecked Sendable {
     /// Schemas whose tables were created at each open level (forgotten on rollback).
     var preparedByLevel: [[ObjectIdentifier]] = []
     /// Prepared tables by schema identity, plus which schema owns each table name.
-    let catalog = Mutex<(mappings: [ObjectIdentifier: TableMapping], owners: [String: ObjectIdentifier])>(([:], [:]))
+    let catalog = Locked<(mappings: [ObjectIdentifier: TableMapping], owners: [String: ObjectIdentifier])>(([:], [:]))
 
     /// Opens (creating if needed) the database at `path`.
     ///

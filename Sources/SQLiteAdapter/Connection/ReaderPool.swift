@@ -1,13 +1,12 @@
 import Dispatch
-import Synchronization
 
 /// A fixed set of read-only connections, each lent to one thread at a time.
 final class ReaderPool: Sendable {
-    private let free: Mutex<[SQLiteConnection]>
+    private let free: Locked<[SQLiteConnection]>
     private let available: DispatchSemaphore
 
     init(_ connections: [SQLiteConnection]) {
-        free = Mutex(connections)
+        free = Locked(connections)
         available = DispatchSemaphore(value: connections.count)
     }
 

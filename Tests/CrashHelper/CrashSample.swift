@@ -1,4 +1,4 @@
-import FileAdapter
+import ModelCore
 
 /// What the helper saves; the crash test reads it back through the same type.
 final class CrashSample: Model {
