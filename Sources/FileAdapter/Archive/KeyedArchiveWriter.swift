@@ -36,6 +36,9 @@ struct KeyedArchiveWriter {
     private var nullUID: UInt32 = 0
     private var classKey: UInt32 = 0
     private var nsNull: ObjectID?
+    /// Per ``FoundationClass``: its keys (then `$class`) and its class UID.
+    private var layouts: [(keys: [UInt32], classUID: UInt32)?] = Array(repeating: nil, count: FoundationClass.allCases.count)
+    private var scratch: [UInt32] = []
 
     /// How many distinct strings are remembered for sharing. Repeated values (cities,
     /// states, tags) are met early and shared; past the limit new strings are written
@@ -103,7 +106,7 @@ struct KeyedArchiveWriter {
         var refs: [UInt32] = []
         refs.reserveCapacity(elements.count)
         for element in elements { refs.append(try plist.uid(element.index)) }
-        return try container("NSArray", ["NS.objects"], [try plist.array(refs)])
+        return try container(.array, try plist.array(refs))
     }
 
     /// Appends the `$objects` table and the top dictionary; returns the file's bytes.
@@ -132,15 +135,15 @@ struct KeyedArchiveWriter {
             return id
         case .data(let d): return add(try plist.data(d))
         case .date(let date):
-            return try container("NSDate", ["NS.time"], [try plist.real(date.timeIntervalSinceReferenceDate)])
+            return try container(.date, try plist.real(date.timeIntervalSinceReferenceDate))
         case .uuid(let uuid):
             let bytes = withUnsafeBytes(of: uuid.uuid) { Data($0) }
-            return try container("NSUUID", ["NS.uuidbytes"], [try plist.data(bytes)])
+            return try container(.uuid, try plist.data(bytes))
         case .array(let elements):
             var refs: [UInt32] = []
             refs.reserveCapacity(elements.count)
             for item in elements { refs.append(try plist.uid(try element(item).index)) }
-            return try container("NSArray", ["NS.objects"], [try plist.array(refs)])
+            return try container(.array, try plist.array(refs))
         case .dictionary(let dictionary):
             var keys: [UInt32] = [], values: [UInt32] = []
             keys.reserveCapacity(dictionary.count)
@@ -149,8 +152,7 @@ struct KeyedArchiveWriter {
                 keys.append(try plist.uid(try object(for: .string(key)).index))
                 values.append(try plist.uid(try element(dictionary[key] ?? .null).index))
             }
-            return try container(
-                "NSDictionary", ["NS.keys", "NS.objects"], [try plist.array(keys), try plist.array(values)])
+            return try container(.dictionary, try plist.array(keys), try plist.array(values))
         }
     }
 
@@ -158,20 +160,39 @@ struct KeyedArchiveWriter {
     private mutating func element(_ value: ModelValue) throws(ArchiveWriteError) -> ObjectID {
         guard value.isNull else { return try object(for: value) }
         if let nsNull { return nsNull }
-        let id = try container("NSNull", [], [])
+        let id = try container(.null)
         nsNull = id
         return id
     }
 
-    /// An object of a Foundation class whose keys hold already written plist objects.
-    private mutating func container(_ className: String, _ keyNames: [String], _ values: [UInt32])
+    /// The Foundation classes values are written as, with their keys.
+    private enum FoundationClass: Int, CaseIterable {
+        case array, date, uuid, dictionary, null
+
+        var name: String { ["NSArray", "NSDate", "NSUUID", "NSDictionary", "NSNull"][rawValue] }
+        var keys: [String] { [["NS.objects"], ["NS.time"], ["NS.uuidbytes"], ["NS.keys", "NS.objects"], []][rawValue] }
+    }
+
+    /// An object of a Foundation class whose keys hold already written plist objects. Its
+    /// keys and class are resolved once per archive, and no array is allocated per value.
+    private mutating func container(_ kind: FoundationClass, _ first: UInt32? = nil, _ second: UInt32? = nil)
         throws(ArchiveWriteError) -> ObjectID
     {
-        var keys: [UInt32] = []
-        for name in keyNames { keys.append(try plist.key(name)) }
-        keys.append(classKey)
-        let classUID = try plist.uid(try classEntry(className))
-        return add(try plist.dictionary(keys: keys, values: values + [classUID]))
+        let layout: (keys: [UInt32], classUID: UInt32)
+        if let cached = layouts[kind.rawValue] {
+            layout = cached
+        } else {
+            var keys: [UInt32] = []
+            for name in kind.keys { keys.append(try plist.key(name)) }
+            keys.append(classKey)
+            layout = (keys, try plist.uid(try classEntry(kind.name)))
+            layouts[kind.rawValue] = layout
+        }
+        scratch.removeAll(keepingCapacity: true)
+        if let first { scratch.append(first) }
+        if let second { scratch.append(second) }
+        scratch.append(layout.classUID)
+        return add(try plist.dictionary(keys: layout.keys, values: scratch))
     }
 
     /// The class description entry (`$classname`, `$classes`), written once per class.

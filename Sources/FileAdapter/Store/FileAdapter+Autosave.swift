@@ -11,11 +11,10 @@ extension FileAdapter {
     public var lastAutosaveError: (any Error)? { autosave.withLock { $0.lastError } }
 
     /// Schedules one save after the coalescing delay, unless one is already scheduled (the
-    /// scheduled save writes every commit made before it runs).
+    /// scheduled save writes every commit made before it runs). Callers check ``hasFiles``
+    /// under the lock they already hold.
     func scheduleAutosave() {
         guard case .afterCommit(let delay) = options.autosave else { return }
-        let hasFiles = memory.withLock { file != nil || !tableFiles.isEmpty }
-        guard hasFiles else { return }
         let schedule = autosave.withLock { state in
             if state.scheduled { return false }
             state.scheduled = true

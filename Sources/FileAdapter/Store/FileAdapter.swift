@@ -110,14 +110,15 @@ public final class FileAdapter: PersistenceAdapter, @unchecked Sendable {
     ///
     /// - Throws: ``StoreError`` `.invalidRequest` inside a transaction.
     public func reset() throws {
-        try memory.withLock {
+        let autosaves = try memory.withLock {
             try memory.reset()
             unclaimed.removeAll()
             pendingTables.store(0, ordering: .releasing)
             storeDirty = true
             dirtyTables.formUnion(tableFiles.keys)
+            return hasFiles
         }
-        scheduleAutosave()
+        if autosaves { scheduleAutosave() }
     }
 
     /// The schema version files of this table are written with.
@@ -147,7 +148,7 @@ public final class FileAdapter: PersistenceAdapter, @unchecked Sendable {
         let committed = memory.withLock {
             dirtyTables.insert(table)
             storeDirty = true
-            return transactionDepth == 0
+            return transactionDepth == 0 && hasFiles
         }
         if committed { scheduleAutosave() }
     }
@@ -235,9 +236,12 @@ public final class FileAdapter: PersistenceAdapter, @unchecked Sendable {
             }
             return (try body(), transactionDepth == 1)
         }
-        if outermost, memory.withLock({ storeDirty || !dirtyTables.isEmpty }) { scheduleAutosave() }
+        if outermost, memory.withLock({ (storeDirty || !dirtyTables.isEmpty) && hasFiles }) { scheduleAutosave() }
         return result
     }
+
+    /// Whether there is any file to autosave to. Call with the lock held.
+    var hasFiles: Bool { file != nil || !tableFiles.isEmpty }
 
     /// Whether the calling thread is inside one of this store's transactions.
     var callerIsInTransaction: Bool { transactionOwner.load(ordering: .relaxed) == currentThreadID() }
