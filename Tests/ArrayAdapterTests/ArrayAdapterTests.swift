@@ -9,7 +9,7 @@ final class Item: Model {
 }
 
 final class OtherItem: Model {
-    static var tableName: String { "item" }  // claims Item's table
+    static var tableName: String { "items" }  // claims Item's table
     @Column var label: String = ""
     init() {}
 }

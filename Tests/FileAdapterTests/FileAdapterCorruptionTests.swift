@@ -144,7 +144,7 @@ import Testing
             try store.save()
             let strict = try FileAdapter(file: url.deletingLastPathComponent().appendingPathComponent("other"), options: explicitSaves)
             let error = #expect(throws: ArchiveError.self) { try NumberedJot.deserialize(from: url, in: strict) }
-            #expect(error?.kind == .invalidValue && error?.column == "title" && error?.table == "jot")
+            #expect(error?.kind == .invalidValue && error?.column == "title" && error?.table == "jots")
             #expect(error?.description.contains("not a number") == true)
         }
     }
@@ -168,7 +168,7 @@ import Testing
 
 /// The jot table read with an integer title: stored strings do not fit.
 final class NumberedJot: Model {
-    static var tableName: String { "jot" }
+    static var tableName: String { "jots" }
     @Column var title: Int = 0
     init() {}
 }

@@ -69,11 +69,11 @@ import Testing
             try Jot.create(["title": "second table"])
             try store.save()
             let output = try python(Self.pythonReader, [url.path])
-            var expected = ["archiver NSKeyedArchiver 100000", "root SwiftModelArchive 1", "table conformance_sample 1 5 4"]
+            var expected = ["archiver NSKeyedArchiver 100000", "root SwiftModelArchive 1", "table conformance_samples 1 5 4"]
             for row in try rows(store, Specimen.schema) {
                 expected.append("ConformanceSample " + zip(Specimen.schema.columnNames, row).map { "\($0)=\(Self.canonical($1))" }.joined(separator: " "))
             }
-            expected.append("table jot 1 2 1")
+            expected.append("table jots 1 2 1")
             expected.append("Jot " + zip(Jot.schema.columnNames, try rows(store, Jot.schema)[0]).map { "\($0)=\(Self.canonical($1))" }.joined(separator: " "))
             let lines = output.split(separator: "\n").map(String.init)
             #expect(lines.count == expected.count, "\(lines.count) lines, expected \(expected.count)")
@@ -97,7 +97,7 @@ import Testing
             #expect(unarchiver.error == nil)
             #expect(archive.format == 1)
             let table = try #require(archive.tables.first)
-            #expect(table.name == "conformance_sample" && table.model == "ConformanceSample" && table.schemaVersion == 1 && table.nextID == 5)
+            #expect(table.name == "conformance_samples" && table.model == "ConformanceSample" && table.schemaVersion == 1 && table.nextID == 5)
             #expect(table.columns == Specimen.schema.columnNames)
             let boxes = table.records.compactMap { $0 as? SpecimenBox }
             #expect(boxes.count == specimens.count)
@@ -124,7 +124,7 @@ import Testing
             // Class names stay Foundation's own (`FileAdapterTests.ArchiveBox`): objects are
             // recognised by their keys.
             let archiver = NSKeyedArchiver(requiringSecureCoding: true)
-            let table = TableBox(name: "jot", model: "Jot", columns: ["id", "title", "body", "created_at"], records: jots)
+            let table = TableBox(name: "jots", model: "Jot", columns: ["id", "title", "body", "created_at"], records: jots)
             archiver.encode(ArchiveBox(tables: [table]), forKey: NSKeyedArchiveRootObjectKey)
             archiver.finishEncoding()
             try archiver.encodedData.write(to: url)

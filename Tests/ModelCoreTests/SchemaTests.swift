@@ -62,7 +62,7 @@ struct SchemaTests {
         let schema = Task.schema
         #expect(schema === Task.schema)  // cached per type
         #expect(schema.modelName == "Task")
-        #expect(schema.tableName == "task")
+        #expect(schema.tableName == "tasks")
         #expect(schema.columns.map(\.name) == ["id", "name", "long_name", "due_date", "priority", "done", "created_at", "updated_at"])
         #expect(Task.column(named: "long_name")?.propertyName == "longName")
         #expect(Task.column(named: "long_name")?.type == .string)

@@ -23,7 +23,7 @@ final class MemoV2: Model {
     @Test func tablesHaveRealTypesConstraintsAndIndexes() throws {
         try withSQLite { (store: SQLiteAdapter) throws in
             try store.prepare(Gadget.schema)
-            let info = try table(store, "SELECT name, type, \"notnull\" AS nn, dflt_value, pk FROM pragma_table_info('gadget')")
+            let info = try table(store, "SELECT name, type, \"notnull\" AS nn, dflt_value, pk FROM pragma_table_info('gadgets')")
             func column(_ name: String) -> [String: ModelValue]? { info.first { $0["name"] == .string(name) } }
             #expect(column("id")?["type"] == "INTEGER" && column("id")?["pk"] == 1)
             #expect(column("name")?["type"] == "TEXT" && column("name")?["nn"] == 1)
@@ -33,9 +33,9 @@ final class MemoV2: Model {
             #expect(column("serial")?["type"] == "TEXT" && column("tags")?["type"] == "TEXT")
             #expect(column("note")?["nn"] == 0)
             #expect(column("level")?["dflt_value"] == "7")
-            let indexes = try table(store, "SELECT name, \"unique\" AS u FROM pragma_index_list('gadget')")
-            #expect(indexes.contains { $0["name"] == "gadget_code_unique" && $0["u"] == 1 })
-            let sql = try store.rows("SELECT sql FROM sqlite_master WHERE name = 'gadget'").first?[0]
+            let indexes = try table(store, "SELECT name, \"unique\" AS u FROM pragma_index_list('gadgets')")
+            #expect(indexes.contains { $0["name"] == "gadgets_code_unique" && $0["u"] == 1 })
+            let sql = try store.rows("SELECT sql FROM sqlite_master WHERE name = 'gadgets'").first?[0]
             #expect(sql.map { "\($0)".contains("AUTOINCREMENT") } == true)
         }
     }
@@ -45,12 +45,12 @@ final class MemoV2: Model {
             try store.prepare(Shelf.schema)
             try store.prepare(Book.schema)
             try store.prepare(Bookmark.schema)
-            let books = try table(store, "SELECT \"table\" AS t, \"from\" AS f, on_delete FROM pragma_foreign_key_list('book')")
-            #expect(books == [["t": "shelf", "f": "shelf_id", "on_delete": "CASCADE"]])
-            let marks = try table(store, "SELECT on_delete FROM pragma_foreign_key_list('bookmark')")
+            let books = try table(store, "SELECT \"table\" AS t, \"from\" AS f, on_delete FROM pragma_foreign_key_list('books')")
+            #expect(books == [["t": "shelves", "f": "shelf_id", "on_delete": "CASCADE"]])
+            let marks = try table(store, "SELECT on_delete FROM pragma_foreign_key_list('bookmarks')")
             #expect(marks == [["on_delete": "SET NULL"]])
-            let indexed = try table(store, "SELECT name FROM pragma_index_list('book')")
-            #expect(indexed.contains { $0["name"] == "book_shelf_id_index" })
+            let indexed = try table(store, "SELECT name FROM pragma_index_list('books')")
+            #expect(indexed.contains { $0["name"] == "books_shelf_id_index" })
         }
     }
 

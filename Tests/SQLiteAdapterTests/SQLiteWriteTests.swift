@@ -52,8 +52,8 @@ import Testing
                 Issue.record("saved a duplicate code")
             } catch let error as SQLiteError {
                 #expect(error.kind == .uniqueConstraint)
-                #expect(error.message.contains("gadget.code"))
-                #expect(error.sql?.hasPrefix("INSERT INTO \"gadget\"") == true)
+                #expect(error.message.contains("gadgets.code"))
+                #expect(error.sql?.hasPrefix("INSERT INTO \"gadgets\"") == true)
                 #expect(!error.description.contains("\"A\""))  // bound values stay out of the text
                 #expect(error.arguments.contains("A"))
             }
@@ -84,7 +84,7 @@ import Testing
             }
             #expect(try Book.count() == 0)
             do {
-                try store.execute("INSERT INTO book (title, shelf_id) VALUES (?, NULL)", [.null])
+                try store.execute("INSERT INTO books (title, shelf_id) VALUES (?, NULL)", [.null])
                 Issue.record("stored a null title")
             } catch let error as SQLiteError {
                 #expect(error.kind == .notNullConstraint)
@@ -164,16 +164,16 @@ import Testing
         try withSQLite { (store: SQLiteAdapter) throws in
             try seedCitizens(store)
             let hostile = "x' OR '1'='1"
-            #expect(try store.rows("SELECT * FROM citizen WHERE name = ?", [.string(hostile)]).isEmpty)
-            let rows = try store.rows("SELECT city, count(*) AS n FROM citizen WHERE city IS NOT NULL GROUP BY city ORDER BY n DESC, city LIMIT 1")
+            #expect(try store.rows("SELECT * FROM citizens WHERE name = ?", [.string(hostile)]).isEmpty)
+            let rows = try store.rows("SELECT city, count(*) AS n FROM citizens WHERE city IS NOT NULL GROUP BY city ORDER BY n DESC, city LIMIT 1")
             #expect(rows.first?["city"] == "Paris" && rows.first?["n"] == 3)
-            let young = try Citizen.fetch(sql: "SELECT * FROM citizen WHERE age < ? ORDER BY age", [30], in: store)
+            let young = try Citizen.fetch(sql: "SELECT * FROM citizens WHERE age < ? ORDER BY age", [30], in: store)
             #expect(young.map(\.name) == ["100% _real_ \\o/", "'; DROP TABLE citizen; --", "Finn"])
-            #expect(try store.execute("UPDATE citizen SET score = score + 1 WHERE active = ?", [false]) == 3)
-            #expect(throws: SQLiteError.self) { try Citizen.fetch(sql: "SELECT id, name FROM citizen", in: store) }
-            #expect(throws: SQLiteError.self) { try store.execute("DELETE FROM citizen; DROP TABLE citizen") }
+            #expect(try store.execute("UPDATE citizens SET score = score + 1 WHERE active = ?", [false]) == 3)
+            #expect(throws: SQLiteError.self) { try Citizen.fetch(sql: "SELECT id, name FROM citizens", in: store) }
+            #expect(throws: SQLiteError.self) { try store.execute("DELETE FROM citizens; DROP TABLE citizens") }
             do {
-                _ = try store.rows("SELECT * FROM citizen WHERE age > ? AND city = ?", [30])
+                _ = try store.rows("SELECT * FROM citizens WHERE age > ? AND city = ?", [30])
                 Issue.record("ran with a parameter left unbound")
             } catch let error as SQLiteError {
                 #expect(error.kind == .mismatch)

@@ -34,6 +34,7 @@ extension FileAdapter {
             autosave.withLock { $0.lastError = nil }
         } catch {
             autosave.withLock { $0.lastError = error }
+            Self.log.warning("autosave failed, will retry after the next commit: \(error)")
             options.onAutosaveError?(error)
         }
     }

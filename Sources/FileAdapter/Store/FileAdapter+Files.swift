@@ -190,11 +190,18 @@ extension FileAdapter {
         }
         try AtomicFile.replace(file.path, with: bytes, permissions: options.permissions, synchronous: options.synchronous)
         filesWritten.add(1, ordering: .relaxed)
+        Self.log.info(
+            "saved \(tables.count) table(s), \(bytes.count) bytes to \(file.path)",
+            metadata: ["path": file.path, "bytes": String(bytes.count)])
     }
+
+    /// FileAdapter's logger: subsystem `"file"`.
+    static let log = ModelLogger(subsystem: "file")
 
     /// Reads and decodes an archive; `nil` when the file is missing and that is allowed.
     static func readTables(at path: String, ifMissing: MissingFilePolicy) throws(ArchiveError) -> [ArchivedTable]? {
         guard let bytes = try AtomicFile.contents(of: path) else {
+            log.info("no file at \(path): \(ifMissing == .startEmpty ? "starting empty" : "refused")")
             if ifMissing == .startEmpty { return nil }
             throw ArchiveError(.missingFile, path: path, message: "no such file")
         }
@@ -206,7 +213,9 @@ extension FileAdapter {
             }
         }
         switch decoded {
-        case .success(let tables): return tables
+        case .success(let tables):
+            log.info("read \(tables.count) table(s), \(bytes.count) bytes from \(path)")
+            return tables
         case .failure(let error):
             switch error {
             case .notPlist: throw ArchiveError(.foreign, path: path, message: "not a binary property list")

@@ -60,7 +60,10 @@ extension ModelProtocol {
         return try ModelStore.resolve(ObjectIdentifier(Self.self), modelName: recordSchema.modelName)
     }
 
-    package func performSave(_ adapter: (any PersistenceAdapter)?, validate: Bool = true) throws -> WriteOutcome {
+    /// `stampsUpdatedAt: false` keeps an `updated_at` value the caller set (imports).
+    package func performSave(
+        _ adapter: (any PersistenceAdapter)?, validate: Bool = true, stampsUpdatedAt: Bool = true
+    ) throws -> WriteOutcome {
         let schema = recordSchema
         try schema.validate()
         let store = try store(adapter)
@@ -87,12 +90,12 @@ extension ModelProtocol {
             if let pending = __extras?.pendingWrites, !pending.isEmpty {
                 // Staged relation writes (`user.profile = p`) commit or roll back with the record.
                 try store.transaction {
-                    try write(isNew: isNew, store: store, schema: schema, undoing: before)
+                    try write(isNew: isNew, store: store, schema: schema, stamps: stampsUpdatedAt, undoing: before)
                     for (_, apply) in pending.sorted(by: { $0.key < $1.key }) { try apply(store) }
                 }
                 __extras?.pendingWrites = [:]
             } else {
-                try write(isNew: isNew, store: store, schema: schema, undoing: before)
+                try write(isNew: isNew, store: store, schema: schema, stamps: stampsUpdatedAt, undoing: before)
             }
         } catch {
             restore(before)
@@ -104,20 +107,24 @@ extension ModelProtocol {
         return .done
     }
 
-    private func write(isNew: Bool, store: any PersistenceAdapter, schema: ModelSchema, undoing before: RecordState) throws {
+    private func write(
+        isNew: Bool, store: any PersistenceAdapter, schema: ModelSchema, stamps: Bool, undoing before: RecordState
+    ) throws {
         if isNew {
-            try insert(into: store, schema: schema, undoing: before)
+            try insert(into: store, schema: schema, stamps: stamps, undoing: before)
         } else {
-            try update(in: store, schema: schema, undoing: before)
+            try update(in: store, schema: schema, stamps: stamps, undoing: before)
         }
     }
 
     /// Writes a new record; `before` is what a rolled-back transaction restores.
-    private func insert(into store: any PersistenceAdapter, schema: ModelSchema, undoing before: RecordState) throws {
+    private func insert(
+        into store: any PersistenceAdapter, schema: ModelSchema, stamps: Bool, undoing before: RecordState
+    ) throws {
         if schema.createdAtIndex != nil || schema.updatedAtIndex != nil {
             let now = ModelValue.date(ModelClock.now())
             if let k = schema.createdAtIndex, __values[k].isNull { _assign(now, at: k) }
-            if let k = schema.updatedAtIndex { _assign(now, at: k) }
+            if let k = schema.updatedAtIndex, stamps || __values[k].isNull { _assign(now, at: k) }
         }
         if __values[0].isNull {
             switch schema.idGeneration {
@@ -142,7 +149,9 @@ extension ModelProtocol {
 
     /// Writes a stored record's changed columns; `before` is what a rolled-back
     /// transaction restores.
-    private func update(in store: any PersistenceAdapter, schema: ModelSchema, undoing before: RecordState) throws {
+    private func update(
+        in store: any PersistenceAdapter, schema: ModelSchema, stamps: Bool, undoing before: RecordState
+    ) throws {
         guard __values[0] == __baseline[0] else {
             throw ModelError(
                 .idChanged, model: schema.modelName, id: __baseline[0],
@@ -151,7 +160,7 @@ extension ModelProtocol {
         var changed: [Int] = []
         for k in 1..<__values.count where __values[k] != __baseline[k] { changed.append(k) }
         guard !changed.isEmpty else { return }
-        if let k = schema.updatedAtIndex {
+        if let k = schema.updatedAtIndex, stamps {
             _assign(.date(ModelClock.now()), at: k)
             if !changed.contains(k) { changed.append(k) }
         }

@@ -23,7 +23,7 @@
 /// ```swift
 /// convenience init(name: String) { self.init(); self.name = name }
 /// ```
-public protocol ModelProtocol: ModelObject {
+public protocol ModelProtocol: ModelObject, Codable {
     /// The id's type: `Int64` (assigned by the adapter, the default), `Int`, `UUID`
     /// (generated on first save) or `String` (set by the caller).
     associatedtype IDValue: ModelID = Int64
@@ -31,11 +31,15 @@ public protocol ModelProtocol: ModelObject {
     /// Makes a record with every column at its default.
     init()
 
-    /// The table name; defaults to the snake_case type name (`TaskList` → `task_list`).
+    /// The table name; defaults to the plural snake_case type name (`TaskList` →
+    /// `task_lists`, `Person` → `people`; see ``Inflector``).
     static var tableName: String { get }
     /// Whether `created_at` / `updated_at` columns, when declared, are filled in
     /// automatically. Defaults to `true`.
     static var recordsTimestamps: Bool { get }
+    /// How records become JSON and dictionaries (keys, exclusions, dates, nested
+    /// relations); see ``JSONMapping``. Defaults to stored column names.
+    static var jsonMapping: JSONMapping<Self> { get }
 
     /// Runs before every save; return `false` or throw to cancel it.
     func beforeSave() throws -> Bool
@@ -69,8 +73,8 @@ public protocol ModelProtocol: ModelObject {
 public typealias Model = ModelObject & ModelProtocol
 
 extension ModelProtocol {
-    /// Default: the snake_case type name.
-    public static var tableName: String { snakeCased(String(describing: Self.self)) }
+    /// Default: the plural snake_case type name (`Inflector.shared.tableize`).
+    public static var tableName: String { Inflector.shared.tableize(String(describing: Self.self)) }
     /// Default: `true`.
     public static var recordsTimestamps: Bool { true }
     /// Default: proceeds (returns `true`).

@@ -84,7 +84,7 @@ extension BelongsTo: AnyBelongsToWrapper {
         ) { ownerSchema in
             .success(
                 Relation(
-                    name: name, kind: .belongsTo, ownerModel: owner, target: Parent.schema, foreignKey: slot, rule: nil,
+                    name: name, kind: .belongsTo, ownerModel: owner, target: Parent.schema, targetType: Parent.self, foreignKey: slot, rule: nil,
                     location: location, ops: nil))
         }
     }

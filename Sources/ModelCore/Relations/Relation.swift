@@ -39,11 +39,14 @@ public struct Relation: Sendable, CustomStringConvertible {
     package let location: Int
     /// Store operations on the targets (for `hasMany`/`hasOne`).
     package let ops: RelationOps?
+    /// The related model's type (serialization makes and reads its records).
+    package let targetType: any ModelProtocol.Type
 
     package init(
-        name: String, kind: Kind, ownerModel: String, target: ModelSchema, foreignKey: Int, rule: DeleteRule?,
-        through: (via: String, source: String)? = nil, location: Int, ops: RelationOps?
+        name: String, kind: Kind, ownerModel: String, target: ModelSchema, targetType: any ModelProtocol.Type,
+        foreignKey: Int, rule: DeleteRule?, through: (via: String, source: String)? = nil, location: Int, ops: RelationOps?
     ) {
+        self.targetType = targetType
         self.name = name
         self.kind = kind
         self.ownerModel = ownerModel

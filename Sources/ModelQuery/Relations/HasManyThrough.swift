@@ -81,7 +81,7 @@ extension HasManyThrough: AnyRelationWrapper {
         ) { ownerSchema in
             resolve(ownerSchema).map { _ in
                 Relation(
-                    name: name, kind: .hasManyThrough, ownerModel: ownerSchema.modelName, target: Target.schema,
+                    name: name, kind: .hasManyThrough, ownerModel: ownerSchema.modelName, target: Target.schema, targetType: Target.self,
                     foreignKey: -1, rule: nil, through: names(), location: location, ops: nil)
             }
         }

@@ -91,7 +91,7 @@ struct ChildRelationSpec<Child: ModelProtocol>: Sendable {
             InverseResolution.foreignKey(of: Child.self, owner: ownerSchema, ownerType: ownerType, relation: name, inverse: inverse)
                 .map { slot in
                     Relation(
-                        name: name, kind: kind, ownerModel: ownerSchema.modelName, target: Child.schema, foreignKey: slot,
+                        name: name, kind: kind, ownerModel: ownerSchema.modelName, target: Child.schema, targetType: Child.self, foreignKey: slot,
                         rule: rule, location: location, ops: .of(Child.self))
                 }
         }

@@ -2,7 +2,7 @@
 /// or null), by column name or position.
 ///
 /// ```swift
-/// for row in try store.rows("SELECT city, count(*) AS n FROM person GROUP BY city") {
+/// for row in try store.rows("SELECT city, count(*) AS n FROM people GROUP BY city") {
 ///     print(row["city"] ?? .null, row["n"] ?? .null)
 /// }
 /// ```
@@ -26,7 +26,7 @@ extension SQLiteAdapter {
     /// writer; returns the number of rows it changed.
     ///
     /// ```swift
-    /// try store.execute("UPDATE task SET done = 1 WHERE due < ?", [.date(.now)])
+    /// try store.execute("UPDATE tasks SET done = 1 WHERE due < ?", [.date(.now)])
     /// ```
     ///
     /// Raw writes bypass the model layer: no hooks, validations or change notifications.
@@ -92,7 +92,7 @@ extension ModelProtocol {
     /// the model's table), with bound arguments.
     ///
     /// ```swift
-    /// let late = try Task.fetch(sql: "SELECT * FROM task WHERE due < ? ORDER BY due", [.date(.now)], in: store)
+    /// let late = try Task.fetch(sql: "SELECT * FROM tasks WHERE due < ? ORDER BY due", [.date(.now)], in: store)
     /// ```
     public static func fetch(sql: String, _ arguments: [ModelValue] = [], in store: SQLiteAdapter) throws -> [Self] {
         try store.records(Self.self, sql, arguments)

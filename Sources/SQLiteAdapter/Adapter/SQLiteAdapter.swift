@@ -84,6 +84,7 @@ public final class SQLiteAdapter: PersistenceAdapter, @unchecked Sendable {
 
     private static func configure(_ db: SQLiteConnection, _ configuration: SQLiteConfiguration, writable: Bool) throws {
         sqlite3_busy_timeout(db.handle, Int32(clamping: configuration.busyTimeoutMilliseconds))
+        if configuration.logsStatements { StatementLog.register(on: db.handle, boundValues: configuration.logsBoundValues) }
         // Reading the schema proves the file is a database before anything is written.
         _ = try db.scalar("SELECT count(*) FROM sqlite_master")
         try db.execute("PRAGMA foreign_keys = \(configuration.foreignKeys ? "ON" : "OFF")")

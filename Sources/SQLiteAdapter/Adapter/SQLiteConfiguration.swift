@@ -38,6 +38,17 @@ public struct SQLiteConfiguration: Sendable, Hashable {
     public var readerCount: Int = 4
     /// Whether SQLite enforces foreign keys (`PRAGMA foreign_keys`, default `true`).
     public var foreignKeys: Bool = true
+    /// Whether every statement is logged with its duration, to ``ModelLog`` subsystem
+    /// `"sqlite"` at `.debug` (default `false`; also enable that level:
+    /// `ModelLog.setLevel(.debug, for: "sqlite")`).
+    ///
+    /// ```
+    /// 2026-11-22T10:15:03.120Z [sqlite] debug: SELECT * FROM "tasks" WHERE "id" = ? (0.012 ms) bound=1
+    /// ```
+    public var logsStatements: Bool = false
+    /// Whether logged statements show their bound values inline (default `false`: values
+    /// may be personal data, so only their count is logged).
+    public var logsBoundValues: Bool = false
 
     /// The defaults: WAL, `synchronous = FULL`, 5 s busy timeout, 4 readers, foreign keys on.
     public init() {}

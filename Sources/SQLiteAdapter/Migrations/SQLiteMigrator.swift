@@ -13,7 +13,7 @@ import Foundation
 ///     try db.execute(#"CREATE INDEX "person_city_age" ON "person" ("city", "age")"#)
 /// }
 /// migrator.register("task: backfill slugs") { db in
-///     try db.execute("UPDATE task SET slug = lower(name) WHERE slug = ''")
+///     try db.execute("UPDATE tasks SET slug = lower(name) WHERE slug = ''")
 /// }
 /// try migrator.migrate(store)      // runs the steps this database has not run yet
 /// ```

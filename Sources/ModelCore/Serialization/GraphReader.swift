@@ -1,0 +1,276 @@
+import Foundation
+
+/// Reads records from JSON objects, following nested relations and resolving references
+/// to records read earlier in the same document (so a cycle reads back as the same
+/// instances).
+package final class GraphReader {
+    /// Records read so far by model and id, and by document-local key.
+    private var byID: [ObjectIdentifier: [ModelValue: ModelObject]] = [:]
+    private var byLocalKey: [Int64: ModelObject] = [:]
+    private var path = DocumentPath()
+
+    package init() {}
+
+    /// A record of type `M` read from `value`: a new record, or the one a reference or an
+    /// id already read in this document names.
+    package func record<M: ModelProtocol>(_ type: M.Type, from value: ModelValue) throws(SerializationError) -> M {
+        let plan = try SerializationPlans.plan(for: M.self)
+        guard case .dictionary(let dictionary) = value else {
+            throw SerializationError(
+                .typeMismatch, model: plan.schema.modelName, keyPath: path.rendered,
+                expected: "\(plan.schema.modelName) object", found: value, message: "not a JSON object")
+        }
+        if let reference = dictionary[SerializationPlan.referenceKey] { return try resolve(reference, as: M.self, plan: plan) }
+        let record = M()
+        _ = try fill(record, from: dictionary, plan: plan)
+        return record
+    }
+
+    /// Reads `dictionary` into `record` (a new record); returns the slots it assigned.
+    ///
+    /// When the document already holds a record of this model with the same id, `record`
+    /// is still filled (so initialisers can use it); nested references go to the first.
+    @discardableResult
+    package func fill<M: ModelProtocol>(_ record: M, from value: ModelValue) throws(SerializationError) -> [Int] {
+        let plan = try SerializationPlans.plan(for: M.self)
+        guard case .dictionary(let dictionary) = value else {
+            throw SerializationError(
+                .typeMismatch, model: plan.schema.modelName, keyPath: path.rendered,
+                expected: "\(plan.schema.modelName) object", found: value, message: "not a JSON object")
+        }
+        return try fill(record, from: dictionary, plan: plan)
+    }
+
+    /// Runs `body` with `index` pushed on the document path (for top-level arrays).
+    package func at<R>(index: Int, _ body: () throws(SerializationError) -> R) throws(SerializationError) -> R {
+        path.push(index: index)
+        defer { path.pop() }
+        return try body()
+    }
+
+    private func fill<M: ModelProtocol>(
+        _ record: M, from original: [String: ModelValue], plan: SerializationPlan
+    ) throws(SerializationError) -> [Int] {
+        let schema = plan.schema
+        var dictionary = original
+        for hook in plan.beforeDecoding {
+            do {
+                try hook(&dictionary)
+            } catch {
+                throw failure(.invalidValue, schema, "the beforeDecoding hook failed: \(error)")
+            }
+        }
+        if plan.unknownKeys == .reject {
+            for key in dictionary.keys.sorted()
+            where plan.columnByKey[key] == nil && plan.relationByKey[key] == nil && key != SerializationPlan.localKey {
+                path.push(key)
+                defer { path.pop() }
+                throw failure(.unknownKey, schema, "no column or nested relation uses this key")
+            }
+        }
+
+        _ = record.recordSchema
+        var assigned: [Int] = []
+        assigned.reserveCapacity(plan.columns.count)
+        for planned in plan.columns {
+            guard let raw = dictionary[planned.key] else { continue }
+            path.push(planned.key)
+            defer { path.pop() }
+            let value = try columnValue(raw, planned, record: record, plan: plan)
+            record._assign(value, at: planned.slot)
+            assigned.append(planned.slot)
+        }
+
+        // Register before relations, so references inside them find this record.
+        let id = record.__values[0]
+        if !id.isNull, byID[ObjectIdentifier(M.self), default: [:]][id] == nil {
+            byID[ObjectIdentifier(M.self), default: [:]][id] = record
+        }
+        if let local = dictionary[SerializationPlan.localKey] {
+            guard case .int(let key) = local else {
+                path.push(SerializationPlan.localKey)
+                defer { path.pop() }
+                throw failure(.typeMismatch, schema, expected: "int", found: local, "a document-local key is an integer")
+            }
+            byLocalKey[key] = record
+        }
+
+        for planned in plan.relations {
+            guard let raw = dictionary[planned.key] else { continue }
+            path.push(planned.key)
+            defer { path.pop() }
+            try readRelation(raw, planned.relation, into: record)
+        }
+        return assigned
+    }
+
+    // MARK: Columns
+
+    private func columnValue<M: ModelProtocol>(
+        _ raw: ModelValue, _ planned: SerializationPlan.PlannedColumn, record: M, plan: SerializationPlan
+    ) throws(SerializationError) -> ModelValue {
+        let column = planned.column
+        var value = raw
+        if let transformer = planned.transformer {
+            do {
+                value = try transformer.decode(value)
+            } catch {
+                throw failure(
+                    .invalidValue, plan.schema, expected: column.castTarget.description, found: raw,
+                    "the transformer refused it: \(error)")
+            }
+        }
+        do {
+            value = try prepare(value, type: column.type, elementType: column.elementType, dates: plan.dates)
+            return try record.castForColumn(value, at: planned.slot)
+        } catch let error as CastError {
+            throw failure(.typeMismatch, plan.schema, expected: column.castTarget.description, found: raw, error.reason)
+        } catch {
+            throw failure(.typeMismatch, plan.schema, expected: column.castTarget.description, found: raw, "\(error)")
+        }
+    }
+
+    private struct PrepareError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Turns JSON forms the casting rules do not know into stored values: numbers into
+    /// dates (per the strategy) and base64 strings into data.
+    private func prepare(
+        _ value: ModelValue, type: ColumnType, elementType: ColumnType?, dates: JSONDateStrategy
+    ) throws -> ModelValue {
+        switch (type, value) {
+        case (.date, .int(let n)): return .date(date(fromNumber: Double(n), dates))
+        case (.date, .double(let d)): return .date(date(fromNumber: d, dates))
+        case (.data, .string(let text)):
+            guard let data = Data(base64Encoded: text) else { throw PrepareError(description: "not base64") }
+            return .data(data)
+        case (.array, .array(let elements)):
+            guard let elementType, elementType == .date || elementType == .data else { return value }
+            var out: [ModelValue] = []
+            out.reserveCapacity(elements.count)
+            for element in elements { out.append(try prepare(element, type: elementType, elementType: nil, dates: dates)) }
+            return .array(out)
+        case (.dictionary, .dictionary(let entries)):
+            guard let elementType, elementType == .date || elementType == .data else { return value }
+            var out: [String: ModelValue] = [:]
+            for (key, element) in entries { out[key] = try prepare(element, type: elementType, elementType: nil, dates: dates) }
+            return .dictionary(out)
+        default:
+            return value
+        }
+    }
+
+    private func date(fromNumber number: Double, _ dates: JSONDateStrategy) -> Date {
+        switch dates {
+        case .iso8601, .secondsSince1970: Date(timeIntervalSince1970: number)
+        case .millisecondsSince1970: Date(timeIntervalSince1970: number / 1000)
+        }
+    }
+
+    // MARK: Relations
+
+    private func readRelation<M: ModelProtocol>(
+        _ raw: ModelValue, _ relation: Relation, into record: M
+    ) throws(SerializationError) {
+        switch relation.kind {
+        case .belongsTo:
+            if raw.isNull {
+                record._linkParent(nil, slot: relation.foreignKey)
+            } else {
+                record._linkParent(try nestedRecord(relation.targetType, from: raw), slot: relation.foreignKey)
+            }
+        case .hasMany:
+            guard case .array(let elements) = raw else {
+                throw failure(
+                    .typeMismatch, record.recordSchema, expected: "array of \(relation.target.modelName)", found: raw,
+                    "nested children are an array")
+            }
+            record.extras.related[relation.location] = try children(
+                relation.targetType, from: elements, owner: record, foreignKey: relation.foreignKey)
+        case .hasOne:
+            let elements: [ModelValue] = raw.isNull ? [] : [raw]
+            record.extras.related[relation.location] = try children(
+                relation.targetType, from: elements, owner: record, foreignKey: relation.foreignKey)
+        case .hasManyThrough:
+            break  // refused when the plan is built
+        }
+    }
+
+    private func nestedRecord<T: ModelProtocol>(_ type: T.Type, from value: ModelValue) throws(SerializationError) -> T {
+        try record(T.self, from: value)
+    }
+
+    /// Children read from `elements`, linked to `owner`, as `[C]` (what relations preload).
+    private func children<C: ModelProtocol>(
+        _ type: C.Type, from elements: [ModelValue], owner: ModelObject, foreignKey: Int
+    ) throws(SerializationError) -> [C] {
+        var list: [C] = []
+        list.reserveCapacity(elements.count)
+        for (k, element) in elements.enumerated() {
+            path.push(index: k)
+            defer { path.pop() }
+            let child = try record(C.self, from: element)
+            child._linkParent(owner, slot: foreignKey)
+            list.append(child)
+        }
+        return list
+    }
+
+    // MARK: References
+
+    private func resolve<M: ModelProtocol>(
+        _ reference: ModelValue, as type: M.Type, plan: SerializationPlan
+    ) throws(SerializationError) -> M {
+        let schema = plan.schema
+        path.push(SerializationPlan.referenceKey)
+        defer { path.pop() }
+        guard case .dictionary(let body) = reference, case .string(let model)? = body["model"] else {
+            throw failure(
+                .unresolvedReference, schema, found: reference, "a reference is {\"model\": name, \"id\": id} or {\"model\": name, \"key\": n}")
+        }
+        guard model == schema.modelName else {
+            throw failure(.unresolvedReference, schema, found: reference, "it refers to a \(model) where a \(schema.modelName) belongs")
+        }
+        var target: ModelObject?
+        if let id = body["id"] {
+            let cast: ModelValue
+            do {
+                cast = try Caster.cast(id, to: CastTarget(schema.idColumn.type))
+            } catch {
+                throw failure(.unresolvedReference, schema, found: id, "the id does not convert to \(schema.idColumn.type): \(error.reason)")
+            }
+            target = byID[ObjectIdentifier(M.self)]?[cast]
+        } else if case .int(let key)? = body["key"] {
+            target = byLocalKey[key]
+        }
+        guard let found = target as? M else {
+            throw failure(
+                .unresolvedReference, schema, found: reference,
+                "no \(schema.modelName) with this id or key appears earlier in the document")
+        }
+        return found
+    }
+
+    private func failure(
+        _ kind: SerializationError.Kind, _ schema: ModelSchema, expected: String? = nil, found: ModelValue? = nil,
+        _ message: String
+    ) -> SerializationError {
+        SerializationError(kind, model: schema.modelName, keyPath: path.rendered, expected: expected, found: found, message: message)
+    }
+}
+
+extension ModelObject {
+    /// Links a parent to a `@BelongsTo` foreign key without knowing its type: the key is
+    /// the parent's id, or pending until the parent is saved.
+    package final func _linkParent(_ parent: ModelObject?, slot: Int) {
+        guard let parent else {
+            __extras?.parents[slot] = nil
+            _assign(.null, at: slot)
+            return
+        }
+        let id = parent.__values.first ?? .null
+        extras.parents[slot] = ParentLink(key: id, parent: parent, pending: id.isNull)
+        if !id.isNull { _assign(id, at: slot) }
+    }
+}

@@ -1,0 +1,257 @@
+import Foundation
+
+/// Writes records as JSON-ready dictionaries, following nested relations.
+///
+/// A record written once in a document is written again as a reference, so cycles end
+/// and shared records are not repeated. Values come out JSON-ready: dates per the
+/// mapping's strategy, UUIDs as strings, data as base64.
+package final class GraphWriter {
+    /// Identifies a record within a document: stored records by model and id (loading a
+    /// relation twice gives two instances of one record), unsaved ones by identity.
+    private enum RecordKey: Hashable {
+        case stored(ObjectIdentifier, ModelValue)
+        case unsaved(ObjectIdentifier)
+    }
+
+    private static func key<M: ModelProtocol>(of record: M) -> RecordKey {
+        let id = record.__values.first ?? .null
+        return id.isNull ? .unsaved(ObjectIdentifier(record)) : .stored(ObjectIdentifier(M.self), id)
+    }
+
+    /// The reference to write for each record already written.
+    private var written: [RecordKey: ModelValue] = [:]
+    private var nextLocalKey: Int64 = 1
+    /// Document-local keys that a reference used.
+    private var referencedLocalKeys = Set<Int64>()
+    private var path = DocumentPath()
+
+    package init() {}
+
+    /// A record as a JSON object.
+    ///
+    /// Unsaved records in a graph get a document-local `$key` so later references can
+    /// name them; with `pruning`, keys no reference used are removed afterwards (a
+    /// writer shared across several top-level records keeps them, since a later record
+    /// may still refer back).
+    package func object<M: ModelProtocol>(_ record: M, pruning: Bool = true) throws(SerializationError)
+        -> [String: ModelValue]
+    {
+        var dictionary = try object(record, nested: false)
+        if pruning { try prune(&dictionary, as: M.self) }
+        return dictionary
+    }
+
+    /// Removes the `$key` entries no reference used from a record written by this writer.
+    package func prune<M: ModelProtocol>(_ dictionary: inout [String: ModelValue], as type: M.Type) throws(SerializationError) {
+        guard nextLocalKey > 1, referencedLocalKeys.count < Int(nextLocalKey - 1) else { return }
+        prune(&dictionary, plan: try SerializationPlans.plan(for: M.self))
+    }
+
+    /// Removes unreferenced `$key` entries, descending only through nested relations (so
+    /// user data that happens to contain `$key` is left alone).
+    private func prune(_ dictionary: inout [String: ModelValue], plan: SerializationPlan) {
+        if case .int(let key)? = dictionary[SerializationPlan.localKey], !referencedLocalKeys.contains(key) {
+            dictionary[SerializationPlan.localKey] = nil
+        }
+        for planned in plan.relations {
+            guard let value = dictionary[planned.key],
+                let target = try? Self.plan(of: planned.relation.targetType)
+            else { continue }
+            switch value {
+            case .dictionary(var nested):
+                prune(&nested, plan: target)
+                dictionary[planned.key] = .dictionary(nested)
+            case .array(var elements):
+                for k in elements.indices {
+                    guard case .dictionary(var nested) = elements[k] else { continue }
+                    prune(&nested, plan: target)
+                    elements[k] = .dictionary(nested)
+                }
+                dictionary[planned.key] = .array(elements)
+            default:
+                break
+            }
+        }
+    }
+
+    private static func plan<T: ModelProtocol>(of type: T.Type) throws(SerializationError) -> SerializationPlan {
+        try SerializationPlans.plan(for: T.self)
+    }
+
+    private func object<M: ModelProtocol>(_ record: M, nested: Bool) throws(SerializationError) -> [String: ModelValue] {
+        let plan = try SerializationPlans.plan(for: M.self)
+        _ = record.recordSchema
+        let values = record.__values
+        var dictionary: [String: ModelValue] = [:]
+        dictionary.reserveCapacity(plan.columns.count + plan.relations.count + 1)
+
+        // Remember how to refer to this record before following its relations.
+        let schema = plan.schema
+        let id = values[0]
+        if !id.isNull {
+            let reference: [String: ModelValue] = [
+                "model": .string(schema.modelName), "id": try jsonValue(id, plan: plan, model: schema.modelName),
+            ]
+            written[Self.key(of: record)] = .dictionary([SerializationPlan.referenceKey: .dictionary(reference)])
+        } else if nested || !plan.relations.isEmpty {
+            let key = nextLocalKey
+            nextLocalKey += 1
+            dictionary[SerializationPlan.localKey] = .int(key)
+            let reference: [String: ModelValue] = ["model": .string(schema.modelName), "key": .int(key)]
+            written[Self.key(of: record)] = .dictionary([SerializationPlan.referenceKey: .dictionary(reference)])
+        }
+
+        for planned in plan.columns {
+            var value = values[planned.slot]
+            if value.isNull, plan.nulls == .omit { continue }
+            path.push(planned.key)
+            defer { path.pop() }
+            if let transformer = planned.transformer {
+                do {
+                    value = try transformer.encode(value)
+                } catch {
+                    throw failure(.invalidValue, schema, found: value, "the transformer refused it: \(error)")
+                }
+            }
+            dictionary[planned.key] = try jsonValue(value, plan: plan, model: schema.modelName)
+        }
+        for planned in plan.relations {
+            path.push(planned.key)
+            defer { path.pop() }
+            let value = try relationValue(of: record, planned.relation)
+            if value.isNull, plan.nulls == .omit { continue }
+            dictionary[planned.key] = value
+        }
+        for hook in plan.afterEncoding {
+            do {
+                try hook(record, &dictionary)
+            } catch {
+                throw failure(.invalidValue, schema, "the afterEncoding hook failed: \(error)")
+            }
+        }
+        return dictionary
+    }
+
+    /// A record met while following relations: its reference if already written.
+    private func nestedObject<M: ModelProtocol>(_ record: M) throws(SerializationError) -> ModelValue {
+        _ = record.recordSchema
+        if let reference = written[Self.key(of: record)] {
+            if case .dictionary(let outer) = reference, case .dictionary(let body)? = outer[SerializationPlan.referenceKey],
+                case .int(let key)? = body["key"]
+            {
+                referencedLocalKeys.insert(key)
+            }
+            return reference
+        }
+        return .dictionary(try object(record, nested: true))
+    }
+
+    private func relationValue<M: ModelProtocol>(of record: M, _ relation: Relation) throws(SerializationError) -> ModelValue {
+        switch relation.kind {
+        case .belongsTo:
+            return try parentValue(of: record, relation, relation.targetType)
+        case .hasMany:
+            let children = try childRecords(of: record, relation, relation.targetType)
+            var list: [ModelValue] = []
+            list.reserveCapacity(children.count)
+            for (k, child) in children.enumerated() {
+                path.push(index: k)
+                defer { path.pop() }
+                list.append(try nestedAny(child))
+            }
+            return .array(list)
+        case .hasOne:
+            guard let child = try childRecords(of: record, relation, relation.targetType).first else { return .null }
+            return try nestedAny(child)
+        case .hasManyThrough:
+            return .null  // refused when the plan is built
+        }
+    }
+
+    private func nestedAny(_ record: any ModelProtocol) throws(SerializationError) -> ModelValue {
+        try nestedObject(record)
+    }
+
+    private func parentValue<M: ModelProtocol, P: ModelProtocol>(
+        of record: M, _ relation: Relation, _ parentType: P.Type
+    ) throws(SerializationError) -> ModelValue {
+        let key = P.IDValue?(modelValue: record.__values[relation.foreignKey]) ?? nil
+        let parent: P?
+        do {
+            parent = try record._loadParent(slot: relation.foreignKey, key: key, as: P.self)
+        } catch {
+            throw failure(.storeFailure, record.recordSchema, "loading \(relation.name) failed: \(error)")
+        }
+        guard let parent else { return .null }
+        return try nestedObject(parent)
+    }
+
+    /// The children preloaded or decoded on the record, otherwise fetched from its store
+    /// in id order; none for an unsaved record.
+    private func childRecords<M: ModelProtocol, C: ModelProtocol>(
+        of record: M, _ relation: Relation, _ childType: C.Type
+    ) throws(SerializationError) -> [C] {
+        if let preloaded = record.__extras?.related[relation.location] as? [C] { return preloaded }
+        guard record.__isPersisted, let home = record.__home else { return [] }
+        let query = StoreQuery(
+            schema: C.schema, predicate: .compare(column: relation.foreignKey, .equal, record.__baseline[0]),
+            sort: [SortKey(column: 0)])
+        do {
+            return try C.fetch(query, store: home)
+        } catch {
+            throw failure(.storeFailure, record.recordSchema, "loading \(relation.name) failed: \(error)")
+        }
+    }
+
+    /// A stored value in its JSON form.
+    private func jsonValue(_ value: ModelValue, plan: SerializationPlan, model: String) throws(SerializationError) -> ModelValue {
+        switch value {
+        case .null, .bool, .int, .string: return value
+        case .double(let d):
+            guard d.isFinite else {
+                throw SerializationError(
+                    .invalidValue, model: model, keyPath: path.rendered, found: value,
+                    message: "JSON has no representation of \(d)")
+            }
+            return value
+        case .date(let date):
+            switch plan.dates {
+            case .iso8601: return .string(Self.iso8601(date))
+            case .secondsSince1970: return .double(date.timeIntervalSince1970)
+            case .millisecondsSince1970:
+                let ms = (date.timeIntervalSince1970 * 1000).rounded()
+                guard let whole = Int64(exactly: ms) else {
+                    throw SerializationError(
+                        .invalidValue, model: model, keyPath: path.rendered, found: value,
+                        message: "the date is out of range for milliseconds since 1970")
+                }
+                return .int(whole)
+            }
+        case .uuid(let uuid): return .string(uuid.uuidString)
+        case .data(let data): return .string(data.base64EncodedString())
+        case .array(let elements):
+            var out: [ModelValue] = []
+            out.reserveCapacity(elements.count)
+            for element in elements { out.append(try jsonValue(element, plan: plan, model: model)) }
+            return .array(out)
+        case .dictionary(let entries):
+            var out: [String: ModelValue] = [:]
+            out.reserveCapacity(entries.count)
+            for (key, element) in entries { out[key] = try jsonValue(element, plan: plan, model: model) }
+            return .dictionary(out)
+        }
+    }
+
+    /// ISO 8601 with at least millisecond digits: `2012-04-23T18:25:43.000Z`.
+    static func iso8601(_ date: Date) -> String {
+        let text = DateCodec.iso8601String(date)
+        guard text.hasSuffix("Z"), !text.contains(".") else { return text }
+        return text.dropLast() + ".000Z"
+    }
+
+    private func failure(
+        _ kind: SerializationError.Kind, _ schema: ModelSchema, found: ModelValue? = nil, _ message: String
+    ) -> SerializationError {
+        SerializationError(kind, model: schema.modelName, keyPath: path.rendered, found: found, message: message)
+    }
+}
