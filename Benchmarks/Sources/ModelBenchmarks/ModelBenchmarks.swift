@@ -174,6 +174,7 @@ struct ModelBenchmarks {
         var json = false, n = 100_000, sqliteN = 50_000, runs = 5
         var only: String?, adapter: String?
         var fileSizes = [100_000]
+        var jsonN = 100_000
         while let argument = arguments.popFirst() {
             switch argument {
             case "--json": json = true
@@ -186,9 +187,10 @@ struct ModelBenchmarks {
             case "--sqlite-n": sqliteN = arguments.popFirst().flatMap(Int.init) ?? sqliteN
             case "--file-n":
                 fileSizes = arguments.popFirst().map { $0.split(separator: ",").compactMap { Int($0) } } ?? fileSizes
+            case "--json-n": jsonN = arguments.popFirst().flatMap(Int.init) ?? jsonN
             case "--runs": runs = arguments.popFirst().flatMap(Int.init) ?? runs
             default:
-                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|file] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--runs R] [--no-center] [--micro]")
+                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--no-center] [--micro]")
                 return
             }
         }
@@ -197,6 +199,7 @@ struct ModelBenchmarks {
             ("array", "ArrayAdapter", "plain Swift arrays/dictionaries of structs", n, workloads),
             ("sqlite", "SQLiteAdapter", "the raw sqlite3 C API (same file settings)", sqliteN, sqliteWorkloads),
         ] + fileSizes.map { ("file", "FileAdapter", "JSONEncoder/JSONDecoder of Codable structs", $0, fileWorkloads) }
+            + [("json", "Serialization", "JSONEncoder/JSONDecoder of Codable structs (ISO 8601 dates)", jsonN, jsonWorkloads)]
         for suite in suites where adapter == nil || adapter == suite.key {
             if !json {
                 print("\n\(suite.name) vs \(suite.baseline), n = \(suite.n), median of \(runs) runs")

@@ -46,7 +46,13 @@ extension ModelProtocol {
     /// validation error (ModelValidation's `RecordInvalid`, carrying the errors) and a
     /// declining hook throws ``ModelError`` `.cancelled`.
     public func saveOrThrow(to adapter: (any PersistenceAdapter)? = nil, validate: Bool = true) throws {
-        switch try performSave(adapter, validate: validate) {
+        try saveOrThrow(adapter, validate: validate, stampsUpdatedAt: true)
+    }
+
+    /// ``saveOrThrow(to:validate:)``; `stampsUpdatedAt: false` keeps a caller-set
+    /// `updated_at` (imports).
+    package func saveOrThrow(_ adapter: (any PersistenceAdapter)?, validate: Bool = true, stampsUpdatedAt: Bool) throws {
+        switch try performSave(adapter, validate: validate, stampsUpdatedAt: stampsUpdatedAt) {
         case .done: return
         case .invalid(let error): throw error
         case .declined(let hook):

@@ -18,8 +18,9 @@ package final class GraphWriter {
         return id.isNull ? .unsaved(ObjectIdentifier(record)) : .stored(ObjectIdentifier(M.self), id)
     }
 
-    /// The reference to write for each record already written.
-    private var written: [RecordKey: ModelValue] = [:]
+    /// Records already written: their document-local key, or nil when referred to by id.
+    /// References are built only when a record is met again.
+    private var written: [RecordKey: Int64?] = [:]
     private var nextLocalKey: Int64 = 1
     /// Document-local keys that a reference used.
     private var referencedLocalKeys = Set<Int64>()
@@ -85,20 +86,15 @@ package final class GraphWriter {
         var dictionary: [String: ModelValue] = [:]
         dictionary.reserveCapacity(plan.columns.count + plan.relations.count + 1)
 
-        // Remember how to refer to this record before following its relations.
+        // Remember this record before following its relations.
         let schema = plan.schema
-        let id = values[0]
-        if !id.isNull {
-            let reference: [String: ModelValue] = [
-                "model": .string(schema.modelName), "id": try jsonValue(id, plan: plan, model: schema.modelName),
-            ]
-            written[Self.key(of: record)] = .dictionary([SerializationPlan.referenceKey: .dictionary(reference)])
+        if !values[0].isNull {
+            written[Self.key(of: record)] = .some(nil)
         } else if nested || !plan.relations.isEmpty {
             let key = nextLocalKey
             nextLocalKey += 1
             dictionary[SerializationPlan.localKey] = .int(key)
-            let reference: [String: ModelValue] = ["model": .string(schema.modelName), "key": .int(key)]
-            written[Self.key(of: record)] = .dictionary([SerializationPlan.referenceKey: .dictionary(reference)])
+            written[Self.key(of: record)] = .some(key)
         }
 
         for planned in plan.columns {
@@ -135,15 +131,16 @@ package final class GraphWriter {
     /// A record met while following relations: its reference if already written.
     private func nestedObject<M: ModelProtocol>(_ record: M) throws(SerializationError) -> ModelValue {
         _ = record.recordSchema
-        if let reference = written[Self.key(of: record)] {
-            if case .dictionary(let outer) = reference, case .dictionary(let body)? = outer[SerializationPlan.referenceKey],
-                case .int(let key)? = body["key"]
-            {
-                referencedLocalKeys.insert(key)
-            }
-            return reference
+        guard let localKey = written[Self.key(of: record)] else { return .dictionary(try object(record, nested: true)) }
+        let plan = try SerializationPlans.plan(for: M.self)
+        var reference: [String: ModelValue] = ["model": .string(plan.schema.modelName)]
+        if let localKey {
+            referencedLocalKeys.insert(localKey)
+            reference["key"] = .int(localKey)
+        } else {
+            reference["id"] = try jsonValue(record.__values[0], plan: plan, model: plan.schema.modelName)
         }
-        return .dictionary(try object(record, nested: true))
+        return .dictionary([SerializationPlan.referenceKey: .dictionary(reference)])
     }
 
     private func relationValue<M: ModelProtocol>(of record: M, _ relation: Relation) throws(SerializationError) -> ModelValue {

@@ -72,7 +72,7 @@ extension ModelProtocol {
                 }
                 let sendsUpdatedAt = schema.updatedAtIndex.map { assigned.contains($0) } ?? false
                 guard let id = incoming.id, let local = try find(id, in: store) else {
-                    try incoming.saveOrThrow(to: store, stampsUpdatedAt: !sendsUpdatedAt)
+                    try incoming.saveOrThrow(store, stampsUpdatedAt: !sendsUpdatedAt)
                     if let id = incoming.id { report.inserted.append(id) }
                     continue
                 }
@@ -84,7 +84,7 @@ extension ModelProtocol {
                 let modified = isLocallyModified?(local, incoming) ?? defaultLocallyModified(local, incoming, assigned)
                 guard modified else {
                     for slot in changed { local._assign(incoming.__values[slot], at: slot) }
-                    try local.saveOrThrow(to: store, stampsUpdatedAt: !sendsUpdatedAt)
+                    try local.saveOrThrow(store, stampsUpdatedAt: !sendsUpdatedAt)
                     report.updated.append(id)
                     continue
                 }
@@ -96,7 +96,7 @@ extension ModelProtocol {
                     break
                 case .takeIncoming:
                     for slot in changed { local._assign(incoming.__values[slot], at: slot) }
-                    try local.saveOrThrow(to: store, stampsUpdatedAt: !sendsUpdatedAt)
+                    try local.saveOrThrow(store, stampsUpdatedAt: !sendsUpdatedAt)
                 case .merge(let values):
                     try local.set(values)
                     try local.saveOrThrow(to: store)
@@ -116,15 +116,5 @@ extension ModelProtocol {
             case .date(let localDate) = local.__values[k], case .date(let incomingDate) = incoming.__values[k]
         else { return false }
         return localDate > incomingDate
-    }
-
-    /// Saves, throwing when invalid or declined; keeps a caller-set `updated_at` when asked.
-    fileprivate func saveOrThrow(to store: any PersistenceAdapter, stampsUpdatedAt: Bool) throws {
-        switch try performSave(store, stampsUpdatedAt: stampsUpdatedAt) {
-        case .done: return
-        case .invalid(let error): throw error
-        case .declined(let hook):
-            throw ModelError(.cancelled, model: recordSchema.modelName, id: __values[0], message: "\(hook)() returned false")
-        }
     }
 }
