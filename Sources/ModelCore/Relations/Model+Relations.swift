@@ -41,14 +41,8 @@ extension ModelProtocol {
     }
 
     package func _setParent<P: ModelProtocol>(_ parent: P?, slot: Int) {
-        guard let parent else {
-            __extras?.parents[slot] = nil
-            _assign(.null, at: slot)
-            return
-        }
-        let id = parent.id.modelValue
-        extras.parents[slot] = ParentLink(key: id, parent: parent, pending: id.isNull)
-        _assign(id, at: slot)
+        _ = parent?.recordSchema
+        _linkParent(parent, slot: slot, clearingKeyWhilePending: true)
     }
 
     /// Before a save: links parents that were assigned unsaved and have been saved since.
@@ -64,5 +58,21 @@ extension ModelProtocol {
             extras.parents[slot] = ParentLink(key: id, parent: parent, pending: false)
             if __values[slot].isNull { _assign(id, at: slot) }
         }
+    }
+}
+
+extension ModelObject {
+    /// Links a parent to a `@BelongsTo` foreign key at `slot`: the key becomes the
+    /// parent's id, or the link is pending until the parent is saved (the key is then
+    /// cleared, or kept as read from a document). `nil` unlinks and clears the key.
+    package final func _linkParent(_ parent: ModelObject?, slot: Int, clearingKeyWhilePending: Bool = false) {
+        guard let parent else {
+            __extras?.parents[slot] = nil
+            _assign(.null, at: slot)
+            return
+        }
+        let id = parent.__values.first ?? .null
+        extras.parents[slot] = ParentLink(key: id, parent: parent, pending: id.isNull)
+        if !id.isNull || clearingKeyWhilePending { _assign(id, at: slot) }
     }
 }

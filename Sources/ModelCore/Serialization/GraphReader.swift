@@ -8,18 +8,15 @@ package final class GraphReader {
     private var byID: [ObjectIdentifier: [ModelValue: ModelObject]] = [:]
     private var byLocalKey: [Int64: ModelObject] = [:]
     private var path = DocumentPath()
+    private var plans = PlanCache()
 
     package init() {}
 
     /// A record of type `M` read from `value`: a new record, or the one a reference or an
     /// id already read in this document names.
     package func record<M: ModelProtocol>(_ type: M.Type, from value: ModelValue) throws(SerializationError) -> M {
-        let plan = try SerializationPlans.plan(for: M.self)
-        guard case .dictionary(let dictionary) = value else {
-            throw SerializationError(
-                .typeMismatch, model: plan.schema.modelName, keyPath: path.rendered,
-                expected: "\(plan.schema.modelName) object", found: value, message: "not a JSON object")
-        }
+        let plan = try plans.plan(for: M.self)
+        let dictionary = try object(value, plan: plan)
         if let reference = dictionary[SerializationPlan.referenceKey] { return try resolve(reference, as: M.self, plan: plan) }
         let record = M()
         _ = try fill(record, from: dictionary, plan: plan)
@@ -32,13 +29,16 @@ package final class GraphReader {
     /// is still filled (so initialisers can use it); nested references go to the first.
     @discardableResult
     package func fill<M: ModelProtocol>(_ record: M, from value: ModelValue) throws(SerializationError) -> [Int] {
-        let plan = try SerializationPlans.plan(for: M.self)
+        let plan = try plans.plan(for: M.self)
+        return try fill(record, from: try object(value, plan: plan), plan: plan)
+    }
+
+    /// The value as a JSON object, or a type error naming the model.
+    private func object(_ value: ModelValue, plan: SerializationPlan) throws(SerializationError) -> [String: ModelValue] {
         guard case .dictionary(let dictionary) = value else {
-            throw SerializationError(
-                .typeMismatch, model: plan.schema.modelName, keyPath: path.rendered,
-                expected: "\(plan.schema.modelName) object", found: value, message: "not a JSON object")
+            throw failure(.typeMismatch, plan.schema, expected: "\(plan.schema.modelName) object", found: value, "not a JSON object")
         }
-        return try fill(record, from: dictionary, plan: plan)
+        return dictionary
     }
 
     /// Runs `body` with `index` pushed on the document path (for top-level arrays).
@@ -74,8 +74,6 @@ package final class GraphReader {
         assigned.reserveCapacity(plan.columns.count)
         for planned in plan.columns {
             guard let raw = dictionary[planned.key] else { continue }
-            path.push(planned.key)
-            defer { path.pop() }
             let value = try columnValue(raw, planned, record: record, plan: plan)
             record._assign(value, at: planned.slot)
             assigned.append(planned.slot)
@@ -116,7 +114,7 @@ package final class GraphReader {
                 value = try transformer.decode(value)
             } catch {
                 throw failure(
-                    .invalidValue, plan.schema, expected: column.castTarget.description, found: raw,
+                    .invalidValue, plan.schema, key: planned.key, expected: column.castTarget.description, found: raw,
                     "the transformer refused it: \(error)")
             }
         }
@@ -124,9 +122,11 @@ package final class GraphReader {
             value = try prepare(value, type: column.type, elementType: column.elementType, dates: plan.dates)
             return try record.castForColumn(value, at: planned.slot)
         } catch let error as CastError {
-            throw failure(.typeMismatch, plan.schema, expected: column.castTarget.description, found: raw, error.reason)
+            throw failure(
+                .typeMismatch, plan.schema, key: planned.key, expected: column.castTarget.description, found: raw, error.reason)
         } catch {
-            throw failure(.typeMismatch, plan.schema, expected: column.castTarget.description, found: raw, "\(error)")
+            throw failure(
+                .typeMismatch, plan.schema, key: planned.key, expected: column.castTarget.description, found: raw, "\(error)")
         }
     }
 
@@ -252,25 +252,13 @@ package final class GraphReader {
         return found
     }
 
+    /// An error at the current path, or at `key` inside it.
     private func failure(
-        _ kind: SerializationError.Kind, _ schema: ModelSchema, expected: String? = nil, found: ModelValue? = nil,
-        _ message: String
+        _ kind: SerializationError.Kind, _ schema: ModelSchema, key: String? = nil, expected: String? = nil,
+        found: ModelValue? = nil, _ message: String
     ) -> SerializationError {
-        SerializationError(kind, model: schema.modelName, keyPath: path.rendered, expected: expected, found: found, message: message)
-    }
-}
-
-extension ModelObject {
-    /// Links a parent to a `@BelongsTo` foreign key without knowing its type: the key is
-    /// the parent's id, or pending until the parent is saved.
-    package final func _linkParent(_ parent: ModelObject?, slot: Int) {
-        guard let parent else {
-            __extras?.parents[slot] = nil
-            _assign(.null, at: slot)
-            return
-        }
-        let id = parent.__values.first ?? .null
-        extras.parents[slot] = ParentLink(key: id, parent: parent, pending: id.isNull)
-        if !id.isNull { _assign(id, at: slot) }
+        SerializationError(
+            kind, model: schema.modelName, keyPath: path.rendered(appending: key), expected: expected, found: found,
+            message: message)
     }
 }

@@ -25,6 +25,7 @@ package final class GraphWriter {
     /// Document-local keys that a reference used.
     private var referencedLocalKeys = Set<Int64>()
     private var path = DocumentPath()
+    private var plans = PlanCache()
 
     package init() {}
 
@@ -45,7 +46,7 @@ package final class GraphWriter {
     /// Removes the `$key` entries no reference used from a record written by this writer.
     package func prune<M: ModelProtocol>(_ dictionary: inout [String: ModelValue], as type: M.Type) throws(SerializationError) {
         guard nextLocalKey > 1, referencedLocalKeys.count < Int(nextLocalKey - 1) else { return }
-        prune(&dictionary, plan: try SerializationPlans.plan(for: M.self))
+        prune(&dictionary, plan: try plans.plan(for: M.self))
     }
 
     /// Removes unreferenced `$key` entries, descending only through nested relations (so
@@ -56,7 +57,7 @@ package final class GraphWriter {
         }
         for planned in plan.relations {
             guard let value = dictionary[planned.key],
-                let target = try? Self.plan(of: planned.relation.targetType)
+                let target = try? targetPlan(of: planned.relation.targetType)
             else { continue }
             switch value {
             case .dictionary(var nested):
@@ -75,12 +76,12 @@ package final class GraphWriter {
         }
     }
 
-    private static func plan<T: ModelProtocol>(of type: T.Type) throws(SerializationError) -> SerializationPlan {
-        try SerializationPlans.plan(for: T.self)
+    private func targetPlan<T: ModelProtocol>(of type: T.Type) throws(SerializationError) -> SerializationPlan {
+        try plans.plan(for: T.self)
     }
 
     private func object<M: ModelProtocol>(_ record: M, nested: Bool) throws(SerializationError) -> [String: ModelValue] {
-        let plan = try SerializationPlans.plan(for: M.self)
+        let plan = try plans.plan(for: M.self)
         _ = record.recordSchema
         let values = record.__values
         var dictionary: [String: ModelValue] = [:]
@@ -100,16 +101,14 @@ package final class GraphWriter {
         for planned in plan.columns {
             var value = values[planned.slot]
             if value.isNull, plan.nulls == .omit { continue }
-            path.push(planned.key)
-            defer { path.pop() }
             if let transformer = planned.transformer {
                 do {
                     value = try transformer.encode(value)
                 } catch {
-                    throw failure(.invalidValue, schema, found: value, "the transformer refused it: \(error)")
+                    throw failure(.invalidValue, schema, key: planned.key, found: value, "the transformer refused it: \(error)")
                 }
             }
-            dictionary[planned.key] = try jsonValue(value, plan: plan, model: schema.modelName)
+            dictionary[planned.key] = try jsonValue(value, plan: plan, model: schema.modelName, key: planned.key)
         }
         for planned in plan.relations {
             path.push(planned.key)
@@ -132,7 +131,7 @@ package final class GraphWriter {
     private func nestedObject<M: ModelProtocol>(_ record: M) throws(SerializationError) -> ModelValue {
         _ = record.recordSchema
         guard let localKey = written[Self.key(of: record)] else { return .dictionary(try object(record, nested: true)) }
-        let plan = try SerializationPlans.plan(for: M.self)
+        let plan = try plans.plan(for: M.self)
         var reference: [String: ModelValue] = ["model": .string(plan.schema.modelName)]
         if let localKey {
             referencedLocalKeys.insert(localKey)
@@ -200,14 +199,16 @@ package final class GraphWriter {
         }
     }
 
-    /// A stored value in its JSON form.
-    private func jsonValue(_ value: ModelValue, plan: SerializationPlan, model: String) throws(SerializationError) -> ModelValue {
+    /// A stored value in its JSON form; errors name `key` inside the current path.
+    private func jsonValue(
+        _ value: ModelValue, plan: SerializationPlan, model: String, key: String? = nil
+    ) throws(SerializationError) -> ModelValue {
         switch value {
         case .null, .bool, .int, .string: return value
         case .double(let d):
             guard d.isFinite else {
                 throw SerializationError(
-                    .invalidValue, model: model, keyPath: path.rendered, found: value,
+                    .invalidValue, model: model, keyPath: path.rendered(appending: key), found: value,
                     message: "JSON has no representation of \(d)")
             }
             return value
@@ -219,7 +220,7 @@ package final class GraphWriter {
                 let ms = (date.timeIntervalSince1970 * 1000).rounded()
                 guard let whole = Int64(exactly: ms) else {
                     throw SerializationError(
-                        .invalidValue, model: model, keyPath: path.rendered, found: value,
+                        .invalidValue, model: model, keyPath: path.rendered(appending: key), found: value,
                         message: "the date is out of range for milliseconds since 1970")
                 }
                 return .int(whole)
@@ -229,12 +230,12 @@ package final class GraphWriter {
         case .array(let elements):
             var out: [ModelValue] = []
             out.reserveCapacity(elements.count)
-            for element in elements { out.append(try jsonValue(element, plan: plan, model: model)) }
+            for element in elements { out.append(try jsonValue(element, plan: plan, model: model, key: key)) }
             return .array(out)
         case .dictionary(let entries):
             var out: [String: ModelValue] = [:]
             out.reserveCapacity(entries.count)
-            for (key, element) in entries { out[key] = try jsonValue(element, plan: plan, model: model) }
+            for (entry, element) in entries { out[entry] = try jsonValue(element, plan: plan, model: model, key: key) }
             return .dictionary(out)
         }
     }
@@ -247,8 +248,9 @@ package final class GraphWriter {
     }
 
     private func failure(
-        _ kind: SerializationError.Kind, _ schema: ModelSchema, found: ModelValue? = nil, _ message: String
+        _ kind: SerializationError.Kind, _ schema: ModelSchema, key: String? = nil, found: ModelValue? = nil,
+        _ message: String
     ) -> SerializationError {
-        SerializationError(kind, model: schema.modelName, keyPath: path.rendered, found: found, message: message)
+        SerializationError(kind, model: schema.modelName, keyPath: path.rendered(appending: key), found: found, message: message)
     }
 }

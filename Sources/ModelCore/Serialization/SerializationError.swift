@@ -80,7 +80,10 @@ package struct DocumentPath {
     package mutating func pop() { components.removeLast() }
 
     /// `players[1].born_at`.
-    package var rendered: String {
+    package var rendered: String { rendered(appending: nil) }
+
+    /// The path with one more key (a column, named only when an error is reported).
+    package func rendered(appending key: String?) -> String {
         var out = ""
         for component in components {
             switch component {
@@ -88,6 +91,7 @@ package struct DocumentPath {
             case .index(let index): out += "[\(index)]"
             }
         }
+        if let key { out += out.isEmpty ? key : "." + key }
         return out
     }
 }

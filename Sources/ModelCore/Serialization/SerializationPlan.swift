@@ -176,3 +176,18 @@ package enum SerializationPlans {
         return try stored.get()
     }
 }
+
+/// The plans one document uses, looked up in ``SerializationPlans`` once per model
+/// rather than once per record.
+package struct PlanCache {
+    private var plans: [ObjectIdentifier: SerializationPlan] = [:]
+
+    package init() {}
+
+    package mutating func plan<M: ModelProtocol>(for type: M.Type) throws(SerializationError) -> SerializationPlan {
+        if let plan = plans[ObjectIdentifier(type)] { return plan }
+        let plan = try SerializationPlans.plan(for: M.self)
+        plans[ObjectIdentifier(type)] = plan
+        return plan
+    }
+}
