@@ -165,7 +165,7 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
     public func update(_ query: StoreQuery, set values: [Int: ModelValue]) throws -> Int {
         try lock.withLock {
             let table = try table(for: query.schema)
-            try query.schema.checkUpdateColumns(values.keys)
+            try query.schema.checkUpdate(values)
             var changed = 0
             for row in QueryEngine.select(query, from: table) {
                 guard let slot = table.slot(of: row[0]) else { continue }

@@ -86,7 +86,10 @@ import Testing
         try withPeople { (_: ArrayAdapter) throws in
             #expect(throws: QueryError.self) { try Person.query().updateAll(["id": 5]) }
             #expect(throws: QueryError.self) { try Person.query().updateAll(["nope": 5]) }
-            #expect(throws: QueryError.self) { try Person.query().updateAll(["age": "old"]) }
+            // A value that does not cast is the same CastError assignment gives.
+            let cast = #expect(throws: CastError.self) { try Person.query().updateAll(["age": "old"]) }
+            #expect(cast?.model == "Person" && cast?.column == "age")
+            #expect(throws: CastError.self) { try Person.query().updateAll(["score": .double(.nan)]) }
             #expect(throws: QueryError.self) { try Person.query().updateAll(["name": nil]) }
             #expect(try Person.query().sum(\.score) == 55.5)  // nothing written
         }

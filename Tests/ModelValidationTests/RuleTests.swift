@@ -63,7 +63,6 @@ import Testing
         Case("age", 150, ["less_than"]), Case("age", "42", []), Case("age", .null, []),
         Case("score", 0, []), Case("score", 10, []), Case("score", 9.99, []),
         Case("score", 10.01, ["not_in_range"]), Case("score", -0.5, ["not_in_range"]),
-        Case("score", .double(.nan), ["not_a_number"]),
         Case("zip", "98101", []), Case("zip", " 98101 ", []), Case("zip", "98a01", ["not_a_number"]),
         Case("zip", "98.5", ["not_an_integer"]), Case("zip", "", ["not_a_number"]),
     ]

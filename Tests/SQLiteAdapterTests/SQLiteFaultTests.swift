@@ -43,6 +43,8 @@ import Testing
             return "model \(error.kind)"
         } catch let error as CastError {
             return "cast \(error.reason)"
+        } catch let error as InvalidStoredValue {
+            return "stored value \(error.column)"
         } catch {
             Issue.record("an untyped error: \(type(of: error)) \(error)")
             return "untyped"

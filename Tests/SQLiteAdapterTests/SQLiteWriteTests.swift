@@ -37,7 +37,7 @@ import Testing
         try withSQLite { (_: SQLiteAdapter) throws in
             let g = Gadget()
             g.ratio = .nan
-            #expect(throws: SQLiteError.self) { try g.saveOrThrow() }
+            #expect(throws: CastError.self) { try g.saveOrThrow() }
             #expect(try Gadget.count() == 0)
         }
     }

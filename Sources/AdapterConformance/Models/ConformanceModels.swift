@@ -25,6 +25,16 @@ final class ConformanceSample: Model {
     init() {}
 }
 
+/// The edges of the value types: a narrow integer, a required string, doubles and dates.
+final class ConformanceLimit: Model {
+    @Column var small: Int32 = 0
+    @Column var required: String = ""
+    @Column var ratio: Double = 0
+    @Column var when: Date = Date(timeIntervalSince1970: 0)
+    @Column var stamps: [Date] = []
+    init() {}
+}
+
 /// The query fixture: nullable columns of each comparable kind.
 final class ConformancePerson: Model {
     @Column var name: String = ""

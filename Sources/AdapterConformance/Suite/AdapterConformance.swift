@@ -83,6 +83,7 @@ public struct AdapterConformance: Sendable {
         case .ids: RecordChecks.ids
         case .roundTrip: RecordChecks.roundTrip
         case .hostileValues: RecordChecks.hostileValues
+        case .limits: LimitChecks.limits
         case .operators: QueryChecks.operators
         case .ordering: QueryChecks.ordering
         case .paging: QueryChecks.paging

@@ -8,6 +8,9 @@ public enum ConformanceGroup: String, CaseIterable, Sendable, Hashable {
     case roundTrip
     /// SQL-looking strings, quotes, NUL bytes, long strings, keyword column names.
     case hostileValues
+    /// The edges of the value types (NaN refused, ±infinity kept, the date range) and
+    /// stored rows that do not fit the model (typed ``InvalidStoredValue``, never `0`).
+    case limits
     /// Every query operator, with SQL null semantics.
     case operators
     /// Multi-key ordering, ties in store order, nils first.

@@ -26,6 +26,8 @@ public enum Caster {
 
     struct Reason: Error { let text: String; init(_ text: String) { self.text = text } }
 
+    private static let dateRangeReason = "the date is outside 0000-01-01…9999-12-31 (ModelValue.dateRange)"
+
     private static func castNonNull(_ value: ModelValue, to type: ColumnType, elementType: ColumnType?) throws(Reason)
         -> ModelValue
     {
@@ -54,7 +56,9 @@ public enum Caster {
             guard d.isFinite else { throw Reason("not a finite number") }
             return String(d)
         case .bool(let b): return b ? "true" : "false"
-        case .date(let d): return DateCodec.iso8601String(d)
+        case .date(let d):
+            guard ModelValue.isStorable(d) else { throw Reason(dateRangeReason) }
+            return DateCodec.iso8601String(d)
         case .uuid(let u): return u.uuidString
         default: throw Reason("\(value.kindName) has no string form")
         }
@@ -64,7 +68,10 @@ public enum Caster {
         switch value {
         case .int(let i): return i
         case .double(let d):
-            guard d.isFinite, d.rounded(.towardZero) == d, let i = Int64(exactly: d) else {
+            // Strictly inside ±2^63: a double of magnitude 2^63 is also what every larger
+            // integer literal rounds to (`-9223372036854775809`), so it is refused on both
+            // sides rather than read as Int64.min.
+            guard d.isFinite, d.rounded(.towardZero) == d, d > -0x1p63, d < 0x1p63, let i = Int64(exactly: d) else {
                 throw Reason("not an integral number in Int64's range")
             }
             return i
@@ -78,7 +85,9 @@ public enum Caster {
 
     static func toDouble(_ value: ModelValue) throws(Reason) -> Double {
         switch value {
-        case .double(let d): return d
+        case .double(let d):
+            guard !d.isNaN else { throw Reason("NaN cannot be stored") }
+            return d
         case .int(let i): return Double(i)
         case .string(let s):
             guard isDecimalLiteral(s), let d = Double(s), d.isFinite else { throw Reason("not a decimal number") }
@@ -108,15 +117,23 @@ public enum Caster {
 
     static func toDate(_ value: ModelValue) throws(Reason) -> Date {
         switch value {
-        case .date(let d): return d
-        case .int(let i): return Date(timeIntervalSince1970: Double(i))
-        case .double(let d):
-            guard d.isFinite else { throw Reason("not a finite number of seconds") }
-            return Date(timeIntervalSince1970: d)
+        case .date(let d):
+            guard ModelValue.isStorable(d) else { throw Reason(dateRangeReason) }
+            return d
+        case .int(let i):
+            let d = Date(timeIntervalSince1970: Double(i))
+            guard ModelValue.isStorable(d) else { throw Reason(dateRangeReason) }
+            return d
+        case .double(let t):
+            guard t.isFinite else { throw Reason("not a finite number of seconds") }
+            let d = Date(timeIntervalSince1970: t)
+            guard ModelValue.isStorable(d) else { throw Reason(dateRangeReason) }
+            return d
         case .string(let s):
             guard let d = DateCodec.parse(s) else {
                 throw Reason("expected ISO 8601, yyyy-MM-dd or yyyy-MM-dd HH:mm:ss Z")
             }
+            guard ModelValue.isStorable(d) else { throw Reason(dateRangeReason) }
             return d
         default: throw Reason("\(value.kindName) does not convert to date")
         }

@@ -83,9 +83,12 @@ package enum DateCodec {
 
     /// Formats as ISO 8601 in UTC: `2012-04-23T18:25:43Z`, or with up to six fractional
     /// digits when the date has a fraction (`2012-04-23T18:25:43.511Z`).
+    ///
+    /// Total: a date outside ``ModelValue/dateRange`` (which nothing stores; callers that
+    /// write documents check first) renders as `"<date 1e+300 s since 1970>"`, never traps.
     package static func iso8601String(_ date: Date) -> String {
         let t = date.timeIntervalSince1970
-        guard t.isFinite else { return String(t) }
+        guard ModelValue.isStorable(date) else { return "<date \(t) s since 1970>" }
         var whole = t.rounded(.down)
         var micros = Int(((t - whole) * 1_000_000).rounded())
         if micros == 1_000_000 { whole += 1; micros = 0 }

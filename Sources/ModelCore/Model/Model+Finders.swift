@@ -21,7 +21,7 @@ extension ModelProtocol {
     public static func find(_ id: IDValue, in adapter: (any PersistenceAdapter)? = nil) throws -> Self? {
         let (schema, store) = try context(adapter)
         guard let row = try store.find(id: id.modelValue, in: schema) else { return nil }
-        return materialize(row, schema: schema, store: store)
+        return try materialize(row, schema: schema, store: store)
     }
 
     /// Every stored record, in insertion order.
@@ -81,7 +81,7 @@ extension ModelProtocol {
         let rows = try store.fetch(query)
         var records: [Self] = []
         records.reserveCapacity(rows.count)
-        for row in rows { records.append(materialize(row, schema: query.schema, store: store)) }
+        for row in rows { records.append(try materialize(row, schema: query.schema, store: store)) }
         return records
     }
 
@@ -108,10 +108,12 @@ extension ModelProtocol {
         return count
     }
 
-    /// A record holding a stored row.
+    /// A record holding a stored row, which must fit the schema (``StoreError``
+    /// `.invalidStoredValue` otherwise: see `ModelSchema.checkLoaded(_:)`).
     package static func materialize(_ row: [ModelValue], schema: ModelSchema, store: any PersistenceAdapter)
-        -> Self
+        throws -> Self
     {
+        try schema.checkLoaded(row)
         let record = Self()
         record._load(row, schema: schema, from: store)
         return record

@@ -75,11 +75,14 @@ open class ModelObject {
         __extras?.probe?.append(slot)
     }
 
-    /// A stored value that does not decode as the property's type can only come from a
-    /// bug in an adapter; fall back to the column's default rather than crash in release.
+    /// A value that does not decode as the property's type. Loaded rows are checked
+    /// (`ModelSchema.checkLoaded`) and assignments are cast, so this is only reachable
+    /// through a bug; it logs an error and falls back to the column's default in every
+    /// build rather than trap.
     @usableFromInline package final func _recover<T: ColumnValue>(_ slot: Int, as type: T.Type) -> T {
         let schema = __schema ?? _attachSchema()
-        assertionFailure("\(schema.modelName): stored value at column \(slot) is not a \(T.self)")
+        ModelLogger(subsystem: "model").error(
+            "\(schema.modelName): the value at column \(slot) (\(slot >= 0 && slot < __values.count ? __values[slot].debugDescription : "none")) is not a \(T.self); reading the column default")
         if slot > 0, let value = T(modelValue: schema.columns[slot].defaultValue.makeValue()) { return value }
         if let value = T(modelValue: .null) { return value }
         preconditionFailure("\(schema.modelName): column \(slot) holds no value of type \(T.self) and has no default")

@@ -2,12 +2,22 @@
 /// same ``StoreError`` for the same malformed request. Adapters written outside this
 /// package can call them too.
 extension ModelSchema {
-    /// Throws ``StoreError`` `.invalidRequest` unless `row` has one value per column.
+    /// Throws ``StoreError`` `.invalidRequest` unless `row` has one value per column, and a
+    /// ``CastError`` for a value no adapter stores (NaN, a date outside
+    /// ``ModelValue/dateRange``): the shared rule of `Docs/Casting.md`, "Limits".
     public func checkRow(_ row: [ModelValue]) throws {
         guard row.count == columns.count else {
             throw StoreError(
                 .invalidRequest, table: tableName, message: "row has \(row.count) values for \(columns.count) columns")
         }
+        try checkStorable(row)
+    }
+
+    /// Checks a batch update: ``checkUpdateColumns(_:)`` for its columns, and that every
+    /// value can be stored (``CastError`` for NaN or a date outside ``ModelValue/dateRange``).
+    public func checkUpdate(_ values: [Int: ModelValue]) throws {
+        try checkUpdateColumns(values.keys)
+        try checkStorable(values)
     }
 
     /// Throws ``StoreError`` `.invalidRequest` when a batch update would set the id or a

@@ -10,6 +10,9 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidRequest
         /// The underlying store failed (I/O, engine error).
         case storage
+        /// A stored row does not fit the model (see ``InvalidStoredValue``, which carries
+        /// the column and the value).
+        case invalidStoredValue
     }
 
     /// What went wrong.

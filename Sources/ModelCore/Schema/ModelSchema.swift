@@ -35,6 +35,8 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
     /// Declaration locations by row index (`-1` for the id).
     @usableFromInline package let locations: [Int]
     private let indexByName: [String: Int]
+    /// See ``deepLoadChecks(_:)``.
+    package let deepLoadChecks: [Bool]
 
     package init(
         modelName: String, tableName: String, columns: [ColumnDefinition], idGeneration: IDGeneration,
@@ -47,6 +49,7 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
         self.tableName = tableName
         self.columns = columns
         self.columnNames = columns.map(\.name)
+        self.deepLoadChecks = Self.deepLoadChecks(columns)
         self.idGeneration = idGeneration
         self.locations = locations
         var byName: [String: Int] = [:]

@@ -213,6 +213,11 @@ package final class GraphWriter {
             }
             return value
         case .date(let date):
+            guard ModelValue.isStorable(date) else {
+                throw SerializationError(
+                    .invalidValue, model: model, keyPath: path.rendered(appending: key), found: .double(date.timeIntervalSince1970),
+                    message: "the date (\(date.timeIntervalSince1970) s since 1970) is outside ModelValue.dateRange")
+            }
             switch plan.dates {
             case .iso8601: return .string(Self.iso8601(date))
             case .secondsSince1970: return .double(date.timeIntervalSince1970)

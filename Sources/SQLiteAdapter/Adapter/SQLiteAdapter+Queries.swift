@@ -38,7 +38,7 @@ extension SQLiteAdapter {
     /// many rows changed (rows already holding the values are not counted).
     public func update(_ query: StoreQuery, set values: [Int: ModelValue]) throws -> Int {
         _ = try mapping(for: query.schema)
-        try query.schema.checkUpdateColumns(values.keys)
+        try query.schema.checkUpdate(values)
         if values.isEmpty { return 0 }
         let (sql, arguments) = try SQLCompiler.update(query, set: values.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         return try writing { db in try db.run(sql, arguments) }

@@ -77,13 +77,15 @@ extension SQLiteAdapter {
                 while try statement.step() {
                     var row: [ModelValue] = []
                     row.reserveCapacity(positions.count)
-                    for (k, column) in schema.columns.enumerated() { row.append(try statement.value(at: positions[k], as: column)) }
+                    for (k, column) in schema.columns.enumerated() {
+                        row.append(try statement.value(at: positions[k], as: column, table: schema.tableName, idAt: positions[0]))
+                    }
                     rows.append(row)
                 }
                 return rows
             }
         }
-        return rows.map { M.materialize($0, schema: schema, store: self) }
+        return try rows.map { try M.materialize($0, schema: schema, store: self) }
     }
 }
 

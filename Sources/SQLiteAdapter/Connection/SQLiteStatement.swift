@@ -125,11 +125,12 @@ final class SQLiteStatement {
     ///
     /// The common case (the storage class the adapter writes for that type) is read
     /// directly; anything else (a file edited by other tools) goes through the casting
-    /// rules, and a value that does not cast is a ``SQLiteError`` `.mismatch` naming the
-    /// column.
-    @inline(__always) func value(at index: Int32, type: ColumnType, _ columns: [ColumnDefinition], _ k: Int) throws
-        -> ModelValue
-    {
+    /// rules, and a value that does not cast is an ``InvalidStoredValue`` naming the table
+    /// (when given), the row's id (read from result column `idIndex`), the column and the
+    /// stored value.
+    @inline(__always) func value(
+        at index: Int32, type: ColumnType, _ columns: [ColumnDefinition], _ k: Int, table: String = "", idAt idIndex: Int32? = nil
+    ) throws -> ModelValue {
         let storage = sqlite3_column_type(handle, index)
         if storage == SQLITE_NULL { return .null }
         switch type {
@@ -141,13 +142,15 @@ final class SQLiteStatement {
         case .date where storage == SQLITE_FLOAT || storage == SQLITE_INTEGER:
             return .date(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(handle, index)))
         case .data where storage == SQLITE_BLOB: return .data(blob(at: index))
-        default: return try converted(at: index, columns[k])
+        default: return try converted(at: index, columns[k], table: table, idAt: idIndex)
         }
     }
 
     /// The slow path of ``value(at:type:_:_:)``: UUIDs and JSON, or a storage class
     /// the adapter does not write for this column.
-    private func converted(at index: Int32, _ column: ColumnDefinition) throws -> ModelValue {
+    private func converted(at index: Int32, _ column: ColumnDefinition, table: String, idAt idIndex: Int32?) throws
+        -> ModelValue
+    {
         let storage = sqlite3_column_type(handle, index)
         switch column.type {
         case .uuid where storage == SQLITE_TEXT:
@@ -164,15 +167,17 @@ final class SQLiteStatement {
         do {
             return try Caster.cast(raw, to: column.castTarget)
         } catch {
-            throw SQLiteError.mismatch(
-                "column \(column.name) holds \(raw.debugDescription), which is not a \(column.castTarget): \(error.reason)",
-                sql: sql)
+            throw InvalidStoredValue(
+                table: table, id: idIndex.flatMap { $0 == index ? nil : rawValue(at: $0) }, column: column.name, value: raw,
+                reason: "not a \(column.castTarget) value (\(error.reason)), in `\(sql)`")
         }
     }
 
-    /// The value of result column `index` decoded as `column`.
-    func value(at index: Int32, as column: ColumnDefinition) throws -> ModelValue {
-        try value(at: index, type: column.type, [column], 0)
+    /// The value of result column `index` decoded as `column` of `table`.
+    func value(at index: Int32, as column: ColumnDefinition, table: String = "", idAt idIndex: Int32? = nil) throws
+        -> ModelValue
+    {
+        try value(at: index, type: column.type, [column], 0, table: table, idAt: idIndex)
     }
 
     /// The current row decoded with `layout` (result column k is the schema's column k).
@@ -181,7 +186,8 @@ final class SQLiteStatement {
         return try layout.types.withUnsafeBufferPointer { types in
             try [ModelValue](unsafeUninitializedCapacity: count) { buffer, initialized in
                 for k in 0..<count {
-                    buffer.initializeElement(at: k, to: try value(at: Int32(k), type: types[k], layout.columns, k))
+                    buffer.initializeElement(
+                        at: k, to: try value(at: Int32(k), type: types[k], layout.columns, k, table: layout.table, idAt: 0))
                     initialized = k + 1
                 }
             }
@@ -200,8 +206,10 @@ struct RowLayout: @unchecked Sendable {
     // @unchecked Sendable: immutable arrays of Sendable values.
     let types: [ColumnType]
     let columns: [ColumnDefinition]
+    let table: String
 
     init(_ schema: ModelSchema) {
+        table = schema.tableName
         columns = schema.columns
         types = schema.columns.map(\.type)
     }

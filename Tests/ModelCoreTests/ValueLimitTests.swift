@@ -1,0 +1,82 @@
+import ArrayAdapter
+import Foundation
+import Testing
+
+/// The edges of the value types (`Docs/Casting.md`, "Limits"): one rule for casting,
+/// saving and every adapter (the conformance group `limits` runs the adapter side).
+@Suite("Value limits")
+struct ValueLimitTests {
+    static let int = CastTarget(.int), double = CastTarget(.double), date = CastTarget(.date)
+    static let string = CastTarget(.string)
+
+    @Test(arguments: [
+        ModelValue.double(-0x1p63), .double(-0x1.0000000000001p63),
+        .double(0x1p63), .string("-9223372036854775809"),
+    ])
+    func integersBelowAndAboveInt64AreCastErrors(_ value: ModelValue) {
+        #expect(throws: CastError.self) { try Caster.cast(value, to: Self.int) }
+    }
+
+    @Test func int64ExtremesStillCast() throws {
+        #expect(try Caster.cast(.int(.min), to: Self.int) == .int(.min))
+        #expect(try Caster.cast("-9223372036854775808", to: Self.int) == .int(.min))
+        #expect(try Caster.cast("9223372036854775807", to: Self.int) == .int(.max))
+        #expect(try Caster.cast(.double(-0x1p62), to: Self.int) == .int(-(1 << 62)))
+    }
+
+    @Test func jsonNumbersBelowInt64MinAreRefusedOnImport() throws {
+        for text in ["-9223372036854775809", "-9223372036854775808.5", "-1e19"] {
+            let error = #expect(throws: SerializationError.self) {
+                _ = try Limited(json: Data("{\"count\": \(text)}".utf8))
+            }
+            #expect(error?.kind == .typeMismatch, "\(text)")
+        }
+        let min = try Limited(json: Data("{\"count\": -9223372036854775808}".utf8))
+        #expect(min.count == .min)
+    }
+
+    @Test func nanIsRefusedInfinityIsAllowed() throws {
+        #expect(throws: CastError.self) { try Caster.cast(.double(.nan), to: Self.double) }
+        #expect(try Caster.cast(.double(.infinity), to: Self.double) == .double(.infinity))
+        #expect(try Caster.cast(.double(-.infinity), to: CastTarget(.double, optional: true)) == .double(-.infinity))
+        #expect(throws: CastError.self) { try Caster.cast(.array([1, .double(.nan)]), to: CastTarget(.array, elementType: .double)) }
+    }
+
+    @Test func datesOutsideTheRangeAreCastErrorsNeverTraps() throws {
+        let far = Date(timeIntervalSinceReferenceDate: 1e300)
+        for value: ModelValue in [
+            .date(far), .date(Date(timeIntervalSince1970: .infinity)), .double(1e300), .int(.max), .int(.min), .double(-62_167_219_201), "0000-01-01T00:00:00+01:00",
+        ] {
+            #expect(throws: CastError.self, "\(value)") { try Caster.cast(value, to: Self.date) }
+        }
+        // A NaN date (kept out of #expect: Foundation's Date.description traps on it).
+        let nanDate = ModelValue.date(Date(timeIntervalSince1970: .nan))
+        var refused = false
+        do { _ = try Caster.cast(nanDate, to: Self.date) } catch { refused = true }
+        #expect(refused, "a NaN date is refused")
+        // Casting a date into a string column formatted it as ISO 8601 and trapped.
+        #expect(throws: CastError.self) { try Caster.cast(.date(far), to: Self.string) }
+        #expect(try Caster.cast("9999-12-31T23:59:59.5Z", to: Self.date) == .date(Date(timeIntervalSince1970: 253_402_300_799.5)))
+        #expect(try Caster.cast("0000-01-01", to: Self.date) == .date(ModelValue.dateRange.lowerBound))
+        #expect(ModelValue.date(far).description.hasPrefix("<date"))
+    }
+
+    @Test func farDatesInRecordsAreRefusedOnSaveAndExport() throws {
+        ModelStore.using(ArrayAdapter()) {
+            let record = Limited()
+            record.startsAt = Date(timeIntervalSinceReferenceDate: 1e300)
+            let error = #expect(throws: CastError.self) { try record.saveOrThrow() }
+            #expect(error?.model == "Limited" && error?.column == "starts_at")
+            #expect(record.isNew)
+            #expect(throws: SerializationError.self) { _ = try record.jsonData() }
+            #expect(throws: SerializationError.self) { _ = try Limited(json: Data("{\"starts_at\": 1e308}".utf8)) }
+            #expect(throws: SerializationError.self) { _ = try Limited(json: Data("{\"starts_at\": \"inf\"}".utf8)) }
+        }
+    }
+}
+
+final class Limited: Model {
+    @Column var count: Int64 = 0
+    @Column var startsAt: Date?
+    init() {}
+}

@@ -1,0 +1,53 @@
+import Foundation
+import SQLiteAdapter
+import Testing
+
+/// A table the model maps but another tool wrote: what does not fit the model is a typed
+/// error naming table, row, column and value, in every build (it used to trap in debug
+/// and read as 0 or "" in release).
+@Suite struct SQLiteForeignRowTests {
+    final class Meter: Model {
+        static var tableName: String { "meters" }
+        @Column var reading: Int32 = 0
+        @Column var label: String = ""
+        @Column var taken: Date?
+        init() {}
+    }
+
+    /// The table as the sqlite3 tool might have made it: no NOT NULL, any value anywhere.
+    private func foreignStore() throws -> SQLiteAdapter {
+        let store = try SQLiteAdapter()
+        try store.execute(#"CREATE TABLE "meters" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "reading" INTEGER, "label" TEXT, "taken" REAL)"#)
+        try store.execute(#"INSERT INTO "meters" ("id", "reading", "label", "taken") VALUES (1, 7, 'ok', NULL)"#)
+        return store
+    }
+
+    @Test func anIntegerOutOfTheInt32RangeIsATypedError() throws {
+        let store = try foreignStore()
+        try store.execute(#"INSERT INTO "meters" ("id", "reading", "label") VALUES (2, ?, 'big')"#, [.int(1 << 40)])
+        let error = #expect(throws: InvalidStoredValue.self) { _ = try Meter.find(2, in: store) }
+        #expect(error?.table == "meters" && error?.id == .int(2) && error?.column == "reading" && error?.value == .int(1 << 40))
+        #expect(error?.description.contains("1099511627776") == true)
+        #expect(throws: InvalidStoredValue.self) { _ = try Meter.all(in: store) }
+        #expect(throws: InvalidStoredValue.self) { _ = try Meter.fetch(sql: #"SELECT * FROM "meters""#, in: store) }
+        #expect(try Meter.find(1, in: store)?.reading == 7, "the rows that fit still read")
+    }
+
+    @Test func nullInANonOptionalColumnIsATypedError() throws {
+        let store = try foreignStore()
+        try store.execute(#"INSERT INTO "meters" ("id", "reading", "label") VALUES (3, 1, NULL)"#)
+        let error = #expect(throws: InvalidStoredValue.self) { _ = try Meter.find(3, in: store) }
+        #expect(error?.column == "label" && error?.value == .null && error?.id == .int(3))
+        #expect(throws: InvalidStoredValue.self) { _ = try Meter.query(in: store).order(by: \.label).all() }
+    }
+
+    @Test func textThatIsNotANumberOrADateFarOutIsATypedError() throws {
+        let store = try foreignStore()
+        try store.execute(#"INSERT INTO "meters" ("id", "reading", "label") VALUES (4, 'seven', 'x')"#)
+        try store.execute(#"INSERT INTO "meters" ("id", "reading", "label", "taken") VALUES (5, 1, 'x', 1e300)"#)
+        let text = #expect(throws: InvalidStoredValue.self) { _ = try Meter.find(4, in: store) }
+        #expect(text?.table == "meters" && text?.id == .int(4) && text?.column == "reading" && text?.value == "seven")
+        let far = #expect(throws: InvalidStoredValue.self) { _ = try Meter.find(5, in: store) }
+        #expect(far?.column == "taken")
+    }
+}
