@@ -72,6 +72,42 @@ enum RelationChecks {
             c.equal(orphans, 2, "delete(): children are left as they were (no store-level foreign keys)")
             c.equal(visits, 2, "delete(): .nullify children keep their key")
         }
+        try deleteRuleCascade(c)
+    }
+
+    /// `dependent: .delete` bulk-deletes the children without hooks and applies the
+    /// children's own rules at row level, as SQL `ON DELETE` actions do: the same result
+    /// on every adapter (SQLite's foreign keys and the in-memory stores agreed only on
+    /// the children before).
+    static func deleteRuleCascade(_ c: ConformanceChecker) throws {
+        func shelf(_ name: String) throws -> ConformanceShelf {
+            let shelf = try ConformanceShelf.create(["name": .string(name)])
+            for box in ["a", "b"] {
+                let created = try shelf.boxes.create(["name": .string("\(name)-\(box)")])
+                for item in ["1", "2"] { try created.items.create(["name": .string("\(name)-\(box)-\(item)")]) }
+                try created.tags.create(["name": .string("\(name)-\(box)-tag")])
+            }
+            return shelf
+        }
+        let top = try shelf("top")
+        let low = try shelf("low")
+        let hooksBefore = ConformanceBoxItem.destroyed.withLock { $0 }
+        try top.destroy()
+        c.equal(try ConformanceBox.where("name").beginsWith("top-").count(), 0, ".delete removes the children")
+        c.equal(try ConformanceBoxItem.where("name").beginsWith("top-").count(), 0, ".delete: grandchildren under .destroy are deleted too")
+        c.equal(ConformanceBoxItem.destroyed.withLock { $0 } - hooksBefore, 0, ".delete runs no hooks, also for grandchildren")
+        c.equal(try ConformanceBoxTag.where("name").beginsWith("top-").count(), 2, ".delete: grandchildren under .nullify stay")
+        c.equal(try ConformanceBoxTag.where("name").beginsWith("top-").where("box_id").isNull().count(), 2, "…with a nil key")
+        c.equal(try ConformanceBoxItem.where("name").beginsWith("low-").count(), 4, "other parents' grandchildren untouched")
+
+        // A grandchild under .restrict refuses the whole destroy.
+        let box = try low.boxes.first()
+        try box?.locks.create(["name": "lock"])
+        let refused = c.expectThrows(ModelError.self, ".delete over a restricted grandchild") { try low.destroy() }
+        c.equal(refused?.kind, .restricted, ".delete: a restricting grandchild refuses")
+        c.equal(try ConformanceShelf.where(\.name == "low").count(), 1, "the refused parent is kept")
+        c.equal(try ConformanceBox.where("name").beginsWith("low-").count(), 2, "the refused parent's children are kept")
+        c.equal(try ConformanceBoxItem.where("name").beginsWith("low-").count(), 4, "…and its grandchildren")
     }
 
     static func eagerLoading(_ c: ConformanceChecker) throws {

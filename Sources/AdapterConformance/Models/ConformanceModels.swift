@@ -183,3 +183,39 @@ final class ConformanceAccount: Model, Validatable {
         v.add(\.age, .numericality(in: 0...150))
     }
 }
+
+/// A `dependent: .delete` cascade over children that declare rules of their own.
+final class ConformanceShelf: Model {
+    @Column var name: String = ""
+    @HasMany(dependent: .delete) var boxes: Children<ConformanceBox>
+    init() {}
+}
+
+final class ConformanceBox: Model {
+    @Column var name: String = ""
+    @BelongsTo var shelf: ConformanceShelf?
+    @HasMany(dependent: .destroy) var items: Children<ConformanceBoxItem>
+    @HasMany var tags: Children<ConformanceBoxTag>
+    @HasMany(dependent: .restrict) var locks: Children<ConformanceBoxLock>
+    init() {}
+}
+
+final class ConformanceBoxItem: Model {
+    @Column var name: String = ""
+    @BelongsTo var box: ConformanceBox?
+    static let destroyed = Locked(0)
+    func afterDestroy() { Self.destroyed.withLock { $0 += 1 } }
+    init() {}
+}
+
+final class ConformanceBoxTag: Model {
+    @Column var name: String = ""
+    @BelongsTo var box: ConformanceBox?
+    init() {}
+}
+
+final class ConformanceBoxLock: Model {
+    @Column var name: String = ""
+    @BelongsTo var box: ConformanceBox?
+    init() {}
+}

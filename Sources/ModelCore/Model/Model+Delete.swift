@@ -34,7 +34,10 @@ extension ModelProtocol {
     /// For each `hasMany`/`hasOne` relation: `.restrict` refuses while related records
     /// exist (``ModelError`` `.restricted`, checked before anything changes); `.destroy`
     /// destroys each child (recursively, hooks included); `.delete` bulk-deletes the
-    /// children; `.nullify` clears their foreign key. The whole cascade is one store
+    /// children and applies their own relations' rules at row level, without hooks, as a
+    /// SQL `ON DELETE` action would (grandchildren under `.destroy`/`.delete` are
+    /// bulk-deleted, under `.nullify` unlinked, under `.restrict` refuse); `.nullify`
+    /// clears their foreign key. The whole cascade is one store
     /// transaction: if any step fails or a hook declines, nothing is deleted. A record met
     /// again while it is being destroyed (a cycle) is skipped, so cycles end.
     ///
@@ -80,7 +83,9 @@ extension ModelProtocol {
             guard let ops = relation.ops else { continue }
             switch relation.rule {
             case .destroy: try ops.destroy(query(relation), store)
-            case .delete: try ops.delete(query(relation), store)
+            case .delete:
+                var visited: Set<RowKey> = [RowKey(table: ObjectIdentifier(recordSchema), id: id)]
+                try ops.delete(query(relation), store, &visited)
             case .nullify: try ops.nullify(query(relation), relation.foreignKey, store)
             case .restrict, nil: break
             }

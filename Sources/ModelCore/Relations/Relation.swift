@@ -105,8 +105,9 @@ package protocol AnyRelationWrapper {
 package struct RelationOps: Sendable {
     /// Destroys each record the query selects (hooks run); a declining hook throws.
     package let destroy: @Sendable (StoreQuery, any PersistenceAdapter) throws -> Void
-    /// Bulk-deletes the records the query selects.
-    package let delete: @Sendable (StoreQuery, any PersistenceAdapter) throws -> Void
+    /// Bulk-deletes the records the query selects, applying their own relations' rules at
+    /// row level (see `deleteRowsApplyingRules`); `visited` ends cycles.
+    package let delete: @Sendable (StoreQuery, any PersistenceAdapter, inout Set<RowKey>) throws -> Void
     /// Sets the foreign key to nil on the records the query selects.
     package let nullify: @Sendable (StoreQuery, Int, any PersistenceAdapter) throws -> Void
 
@@ -122,7 +123,7 @@ package struct RelationOps: Sendable {
                     }
                 }
             },
-            delete: { query, store in _ = try Child.deleteRows(query, schema: query.schema, store: store) },
+            delete: { query, store, visited in _ = try Child.deleteRowsApplyingRules(query, store: store, visited: &visited) },
             nullify: { query, foreignKey, store in
                 _ = try Child.updateRows(query, set: [foreignKey: .null], schema: query.schema, store: store)
             })

@@ -1,0 +1,69 @@
+/// A stored row, identified across tables (cycle detection in cascades).
+package struct RowKey: Hashable, Sendable {
+    package let table: ObjectIdentifier
+    package let id: ModelValue
+}
+
+extension ModelProtocol {
+    /// Bulk-deletes the rows `query` selects and applies, at row level, the rules of the
+    /// relations that depend on them — what a SQL database's `ON DELETE` actions do, so
+    /// that a `dependent: .delete` cascade ends the same on every adapter:
+    ///
+    /// - children under `.destroy` or `.delete` are bulk-deleted too (recursively, without
+    ///   hooks: a bulk delete never runs hooks);
+    /// - children under `.nullify` get a nil foreign key;
+    /// - children under `.restrict` refuse the whole delete (``ModelError`` `.restricted`;
+    ///   the enclosing `destroy()` transaction rolls everything back).
+    ///
+    /// Each level announces one `.deleteAll` (or `.updateAll`) change. Rows met again
+    /// (cyclic data) are not visited twice.
+    ///
+    /// - Returns: how many rows of this model were deleted.
+    package static func deleteRowsApplyingRules(
+        _ query: StoreQuery, store: any PersistenceAdapter, visited: inout Set<RowKey>
+    ) throws -> Int {
+        let schema = query.schema
+        let dependents = try schema.relations().filter { ($0.kind == .hasMany || $0.kind == .hasOne) && $0.rule != nil }
+        guard !dependents.isEmpty else { return try deleteRows(query, schema: schema, store: store) }
+        let table = ObjectIdentifier(schema)
+        var ids: [ModelValue] = []
+        var revisited = false
+        for row in try store.fetch(query) {
+            if visited.insert(RowKey(table: table, id: row[0])).inserted { ids.append(row[0]) } else { revisited = true }
+        }
+        guard !ids.isEmpty else { return 0 }
+        // Id lists are bound parameters: keep each statement well under SQLite's limit.
+        let chunks = stride(from: 0, to: ids.count, by: Self.idChunk).map { Array(ids[$0..<min($0 + Self.idChunk, ids.count)]) }
+        func children(_ relation: Relation, _ chunk: [ModelValue]) -> StoreQuery {
+            StoreQuery(schema: relation.target, predicate: .isIn(column: relation.foreignKey, chunk))
+        }
+        for relation in dependents where relation.rule == .restrict {
+            var count = 0
+            for chunk in chunks { count += try store.count(children(relation, chunk)) }
+            if count > 0 {
+                throw ModelError(
+                    .restricted, model: schema.modelName,
+                    message: "cannot delete \(ids.count) \(schema.modelName) record(s): \(count) \(relation.target.modelName) record(s) still refer to them through \(relation.name)")
+            }
+        }
+        for relation in dependents {
+            guard let ops = relation.ops else { continue }
+            for chunk in chunks {
+                switch relation.rule {
+                case .destroy, .delete: try ops.delete(children(relation, chunk), store, &visited)
+                case .nullify: try ops.nullify(children(relation, chunk), relation.foreignKey, store)
+                case .restrict, nil: break
+                }
+            }
+        }
+        guard revisited else { return try deleteRows(query, schema: schema, store: store) }
+        var deleted = 0
+        for chunk in chunks {
+            deleted += try deleteRows(StoreQuery(schema: schema, predicate: .isIn(column: 0, chunk)), schema: schema, store: store)
+        }
+        return deleted
+    }
+
+    /// How many ids one `IN (…)` list of a cascade binds.
+    static var idChunk: Int { 10_000 }
+}
