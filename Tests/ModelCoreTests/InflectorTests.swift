@@ -8,10 +8,15 @@ struct InflectorTests {
         ("class", "classes"), ("query", "queries"), ("ability", "abilities"), ("day", "days"), ("half", "halves"),
         ("wife", "wives"), ("safe", "saves"), ("archive", "archives"), ("analysis", "analyses"), ("matrix", "matrices"),
         ("vertex", "vertices"), ("index", "indices"), ("status", "statuses"), ("alias", "aliases"), ("bus", "buses"),
-        ("octopus", "octopi"), ("virus", "viri"), ("axis", "axes"), ("testis", "testes"), ("crisis", "crises"),
+        ("octopus", "octopi"), ("virus", "viruses"), ("axis", "axes"), ("testis", "testes"), ("crisis", "crises"),
         ("quiz", "quizzes"), ("mouse", "mice"), ("ox", "oxen"), ("tomato", "tomatoes"), ("photo", "photos"),
         ("medium", "media"), ("hive", "hives"), ("movie", "movies"), ("shoe", "shoes"), ("database", "databases"),
         ("perspective", "perspectives"), ("news", "news"), ("Task", "Tasks"), ("TaskList", "TaskLists"),
+        // Latin -us → -i, and the usual -uses exceptions.
+        ("alumnus", "alumni"), ("Alumnus", "Alumni"), ("focus", "foci"), ("radius", "radii"), ("stimulus", "stimuli"),
+        ("fungus", "fungi"), ("nucleus", "nuclei"), ("syllabus", "syllabi"), ("former_alumnus", "former_alumni"),
+        ("campus", "campuses"), ("bonus", "bonuses"), ("census", "censuses"), ("prospectus", "prospectuses"),
+        ("sinus", "sinuses"), ("circus", "circuses"), ("walrus", "walruses"), ("house", "houses"), ("cause", "causes"),
     ]
     static let irregular: [(String, String)] = [
         ("person", "people"), ("man", "men"), ("woman", "women"), ("child", "children"), ("move", "moves"),

@@ -65,16 +65,24 @@ package struct InflectionRules {
         irregularSingulars[s] = s
     }
 
+    /// Stems of Latin nouns whose plural is -i (`alumnus` → `alumni`).
+    private static let latinUs = "(alumn|bacill|cact|fung|nucle|radi|stimul|syllab|termin|foc|octop|hippopotam)"
+    /// Stems of -us nouns that take the English plural -uses (`virus` → `viruses`; `bus`,
+    /// `status` and `campus` have rules of their own).
+    private static let englishUs = "(vir|bon|cens|prospect|circ|apparat|sin|surpl|ign|walr)"
+
     /// English, in the tradition of Rails' ActiveSupport inflections.
     static let english: InflectionRules = {
         var rules = InflectionRules()
         let plurals: [(String, String)] = [
-            ("$", "s"), ("s$", "s"), ("^(ax|test)is$", "$1es"), ("(octop|vir)us$", "$1i"), ("(octop|vir)i$", "$1i"),
+            ("$", "s"), ("s$", "s"), ("^(ax|test)is$", "$1es"), ("(octop)us$", "$1i"), ("(octop)i$", "$1i"),
             ("(alias|status|campus)$", "$1es"), ("(bu)s$", "$1ses"), ("(buffal|tomat|potat|her|ech)o$", "$1oes"),
             ("([ti])um$", "$1a"), ("([ti])a$", "$1a"), ("sis$", "ses"), ("(?:([^f])fe|([lr])f)$", "$1$2ves"),
             ("(hive)$", "$1s"), ("([^aeiouy]|qu)y$", "$1ies"), ("(x|ch|ss|sh)$", "$1es"),
             ("(matr|vert|ind)(?:ix|ex)$", "$1ices"), ("^(m|l)ouse$", "$1ice"), ("^(m|l)ice$", "$1ice"),
             ("^(ox)$", "$1en"), ("^(oxen)$", "$1"), ("(quiz)$", "$1zes"),
+            // Latin -us → -i, and the common -us words that take -uses.
+            ("\(latinUs)us$", "$1i"), ("\(latinUs)i$", "$1i"), ("\(englishUs)us$", "$1uses"),
         ]
         let singulars: [(String, String)] = [
             ("s$", ""), ("(ss)$", "$1"), ("(n)ews$", "$1ews"), ("([ti])a$", "$1um"),
@@ -83,8 +91,9 @@ package struct InflectionRules {
             ("([lr])ves$", "$1f"), ("([^aeiouy]|qu)ies$", "$1y"), ("(s)eries$", "$1eries"), ("(m)ovies$", "$1ovie"),
             ("(x|ch|ss|sh)es$", "$1"), ("^(m|l)ice$", "$1ouse"), ("(bus)(es)?$", "$1"), ("(o)es$", "$1"),
             ("(shoe)s$", "$1"), ("(cris|test)(is|es)$", "$1is"), ("^(a)x[ie]s$", "$1xis"),
-            ("(octop|vir)(us|i)$", "$1us"), ("(alias|status|campus)(es)?$", "$1"), ("^(ox)en", "$1"),
+            ("(octop)(us|i)$", "$1us"), ("(alias|status|campus)(es)?$", "$1"), ("^(ox)en", "$1"),
             ("(vert|ind)ices$", "$1ex"), ("(matr)ices$", "$1ix"), ("(quiz)zes$", "$1"), ("(database)s$", "$1"),
+            ("\(latinUs)(us|i)$", "$1us"), ("\(englishUs)(us|uses)$", "$1us"),
         ]
         // The defaults are constants checked by the tests; a pattern that did not compile
         // would leave its rule out rather than stop the process.
