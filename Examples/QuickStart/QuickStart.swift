@@ -56,7 +56,7 @@ struct QuickStart {
 
         let invalid = Task()
         invalid.priority = 9
-        if try !invalid.save() { print("Not saved:", invalid.errors.fullMessages.joined(separator: "; ")) }
+        if try !invalid.saveIfValid() { print("Not saved:", invalid.errors.fullMessages.joined(separator: "; ")) }
 
         do {
             try task.set("priority", to: "high")

@@ -48,14 +48,14 @@ struct TaskManager {
         switch arguments.first {
         case "add":
             let task = try TaskItem(["title": .string(arguments.dropFirst().joined(separator: " "))])
-            if try task.save() { print("added #\(task.id ?? 0) \(task.title)") } else { print("not added:", task.errors.fullMessages) }
+            if try task.saveIfValid() { print("added #\(task.id ?? 0) \(task.title)") } else { print("not added:", task.errors.fullMessages) }
         case "done":
             guard let id = arguments.dropFirst().first.flatMap(Int64.init), let task = try TaskItem.find(id) else {
                 print("usage: TaskManager done <id>")
                 return
             }
             task.done = true
-            try task.saveOrThrow()
+            try task.save()
             print("done: #\(id) \(task.title)")
         case "list": try list()
         default: try demo(path, store)
@@ -79,7 +79,11 @@ struct TaskManager {
             try work.tasks.create(["title": "book the review", "priority": 3])
         }
         let invalid = try TaskItem(["title": "", "priority": 9])
-        if !(try invalid.save()) { print("Rejected an invalid task:", invalid.errors.fullMessages.joined(separator: "; ")) }
+        do {
+            try invalid.save()
+        } catch let error as RecordInvalid {
+            print("Rejected an invalid task:", error.errors.fullMessages.joined(separator: "; "))
+        }
 
         let urgent = try TaskItem.where(\.priority >= 3 && \.done == false).order(by: \.priority, .descending).all()
         print("Urgent:", urgent.map(\.title))

@@ -20,7 +20,7 @@ func fill(_ store: any PersistenceAdapter, generation: Int) throws {
         sample.generation = generation
         sample.position = position
         sample.padding = String(repeating: "x", count: position % 97)
-        try sample.saveOrThrow(to: store)
+        try sample.save(to: store)
     }
 }
 

@@ -65,7 +65,7 @@ import Testing
 
     @Test func pythonPlistlibReadsTheArchive() throws {
         try withStoreFile { (store: FileAdapter, url: URL) throws in
-            for specimen in makeSpecimens() { try specimen.saveOrThrow() }
+            for specimen in makeSpecimens() { try specimen.save() }
             try Jot.create(["title": "second table"])
             try store.save()
             let output = try python(Self.pythonReader, [url.path])
@@ -87,7 +87,7 @@ import Testing
     @Test func foundationUnarchivesOurArchive() throws {
         try withStoreFile { (store: FileAdapter, url: URL) throws in
             let specimens = makeSpecimens()
-            for specimen in specimens { try specimen.saveOrThrow() }
+            for specimen in specimens { try specimen.save() }
             try store.save()
             let unarchiver = try NSKeyedUnarchiver(forReadingFrom: try Data(contentsOf: url))
             unarchiver.setClass(ArchiveBox.self, forClassName: "SwiftModelArchive")

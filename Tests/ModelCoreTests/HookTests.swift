@@ -60,13 +60,13 @@ struct HookTests {
             let h = Hooked()
             h.name = "original"
             h.decline = hook
-            #expect(try h.save() == false)
+            #expect(try h.saveIfValid() == false)
             #expect(h.isNew)
             #expect(h.id == nil)
             #expect(h.name == "original")
             #expect(try Hooked.count() == 0)
             #expect(!h.log.contains("afterSave"))
-            let error = #expect(throws: ModelError.self) { try h.saveOrThrow() }
+            let error = #expect(throws: ModelError.self) { try h.save() }
             #expect(error?.kind == .cancelled)
         }
     }

@@ -65,7 +65,7 @@ struct ValueLimitTests {
         ModelStore.using(ArrayAdapter()) {
             let record = Limited()
             record.startsAt = Date(timeIntervalSinceReferenceDate: 1e300)
-            let error = #expect(throws: CastError.self) { try record.saveOrThrow() }
+            let error = #expect(throws: CastError.self) { try record.save() }
             #expect(error?.model == "Limited" && error?.column == "starts_at")
             #expect(record.isNew)
             #expect(throws: SerializationError.self) { _ = try record.jsonData() }

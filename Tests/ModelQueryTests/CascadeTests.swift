@@ -20,7 +20,7 @@ import Testing
             let board = try seedBoard()
             #expect(try board.delete())
             #expect(try Assignee.count() == 3 && Comment.count() == 4)  // orphans left by delete()
-            try board.saveOrThrow()  // back again (same id)
+            try board.save()  // back again (same id)
             #expect(try board.destroy())
             #expect(try Board.count() == 1)
             #expect(try Assignee.query().pluck(\.name) == ["cy"])
@@ -43,7 +43,7 @@ import Testing
         try withStore { (_: ArrayAdapter) throws in
             let nation = Nation()
             nation.id = "fr"
-            try nation.saveOrThrow()
+            try nation.save()
             let paris = try nation.towns.create(["name": "Paris"])
             let error = try #require(throws: ModelError.self) { try nation.destroy() }
             #expect(error.kind == .restricted && error.message.contains("1 Town"))
@@ -59,7 +59,7 @@ import Testing
             let board = try seedBoard()
             let bob = try #require(try board.assignees.where(\.name == "bob").first())
             bob.vetoDestroy = true
-            try bob.saveOrThrow()
+            try bob.save()
             let error = try #require(throws: ModelError.self) { try board.destroy() }
             #expect(error.kind == .cancelled)
             #expect(try Board.count() == 2 && Assignee.count() == 3 && Comment.count() == 4)
@@ -72,9 +72,9 @@ import Testing
             let a = try Node.create(["label": "a"]), b = try Node.create(["label": "b"])
             let c = try b.children.create(["label": "c"])
             a.parent = b
-            try a.saveOrThrow()
+            try a.save()
             b.parent = a  // a → b → a
-            try b.saveOrThrow()
+            try b.save()
             #expect(try a.destroy())
             #expect(try Node.count() == 0)
             #expect(c.isNew == false)  // the in-memory copy is untouched; the row is gone
@@ -101,7 +101,7 @@ import Testing
             for course in [math, art] {
                 let enrollment = try ann.enrollments.new()
                 enrollment.course = course
-                try enrollment.saveOrThrow()
+                try enrollment.save()
             }
             #expect(try math.destroy())  // .destroy on enrollments
             #expect(try ann.courses.all().map(\.title) == ["art"])
@@ -116,7 +116,7 @@ import Testing
             let card = Card()
             card.number = "1"
             member.card = card
-            try member.saveOrThrow()
+            try member.save()
             #expect(try member.destroy())
             #expect(try Card.count() == 0)  // .destroy
         }
@@ -163,7 +163,7 @@ import Testing
                 let card = Card()
                 card.number = name.uppercased()
                 member.card = card
-                try member.saveOrThrow()
+                try member.save()
             }
             let members = try Member.query().including(\.card).all()
             #expect(members.map { $0.card?.number ?? "-" } == ["ANN", "BOB"])

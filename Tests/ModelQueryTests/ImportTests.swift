@@ -21,7 +21,7 @@ struct ImportTests {
         // A local edit: saving stamps updated_at with the clock, later than `synced`.
         let three = try #require(try WireNote.find(3))
         three.body = "edited here"
-        try three.saveOrThrow()
+        try three.save()
     }
 
     static func incoming(_ notes: [[String: ModelValue]]) -> Data {

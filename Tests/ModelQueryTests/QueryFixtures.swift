@@ -52,7 +52,7 @@ func withPeople<R>(_ body: (ArrayAdapter) throws -> R) throws -> R {
             let person = Person()
             (person.name, person.age, person.city, person.score, person.active) = p
             person.joined = Date(timeIntervalSince1970: 1_000_000 + Double(k) * 86_400)
-            try person.saveOrThrow()
+            try person.save()
         }
         return try body(store)
     }

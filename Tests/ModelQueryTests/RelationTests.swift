@@ -40,7 +40,7 @@ import Testing
             #expect(assignee.board == nil)
             assignee.board = board
             #expect(assignee.isDirty && assignee.changes["board_id"]?.new == board.id.modelValue)
-            try assignee.saveOrThrow()
+            try assignee.save()
             let assigneeID = try #require(assignee.id)
             let loaded = try #require(try Assignee.find(assigneeID))
             #expect(loaded.board?.title == "sprint")
@@ -55,10 +55,10 @@ import Testing
             let child = Assignee()
             child.name = "zed"
             child.board = fresh
-            #expect(throws: ModelError.self) { try child.saveOrThrow() }
+            #expect(throws: ModelError.self) { try child.save() }
             #expect(try Assignee.count() == 1)
-            try fresh.saveOrThrow()
-            try child.saveOrThrow()
+            try fresh.save()
+            try child.save()
             #expect(try fresh.assignees.all().map(\.name) == ["zed"])
         }
     }
@@ -85,7 +85,7 @@ import Testing
             let nation = Nation()
             nation.id = "fr"
             nation.name = "France"
-            try nation.saveOrThrow()
+            try nation.save()
             try nation.towns.create(["name": "Paris"])
             #expect(try Town.where("nation_id").eq("fr").count() == 1)
             #expect(try nation.towns.first()?.nation?.name == "France")
@@ -100,7 +100,7 @@ import Testing
             first.number = "1"
             member.card = first
             #expect(member.card === first && first.isNew)  // staged
-            try member.saveOrThrow()
+            try member.save()
             #expect(!first.isNew && first.member?.name == "ann")
             let memberID = try #require(member.id)
             let reloaded = try #require(try Member.find(memberID))
@@ -108,18 +108,18 @@ import Testing
             let second = Card()
             second.number = "2"
             reloaded.card = second
-            try reloaded.saveOrThrow()  // .destroy: the old card is gone
+            try reloaded.save()  // .destroy: the old card is gone
             #expect(try Card.query().pluck(\.number) == ["2"])
             #expect(reloaded.card?.number == "2")
             // nullify
             let locker = Locker()
             locker.code = "A"
             reloaded.locker = locker
-            try reloaded.saveOrThrow()
+            try reloaded.save()
             let other = Locker()
             other.code = "B"
             reloaded.locker = other
-            try reloaded.saveOrThrow()
+            try reloaded.save()
             #expect(try Locker.query().count() == 2)
             #expect(try Locker.where(\.code == "A").first()?.member == nil)
             #expect(try Member.find(memberID)?.locker?.code == "B")
@@ -143,7 +143,7 @@ import Testing
             for (student, course) in [(ann, math), (ann, art), (bob, art)] {
                 let enrollment = try student.enrollments.new()
                 enrollment.course = course
-                try enrollment.saveOrThrow()
+                try enrollment.save()
             }
             #expect(try ann.courses.all().map(\.title) == ["math", "art"])
             #expect(try bob.courses.all().map(\.title) == ["art"])
@@ -160,7 +160,7 @@ import Testing
             mail.subject = "hi"
             mail.sender = ann
             mail.recipient = bob
-            try mail.saveOrThrow()
+            try mail.save()
             #expect(try ann.sent.count() == 1 && ann.received.count() == 0 && bob.received.count() == 1)
 
             let ambiguous = try #require(throws: SchemaError.self) { try AmbiguousCorrespondent.schema.relations() }

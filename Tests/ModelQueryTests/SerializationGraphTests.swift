@@ -14,7 +14,7 @@ struct SerializationGraphTests {
         let profile = WireProfile()
         profile.bio = "Portland"
         profile.author = author
-        try profile.saveOrThrow()
+        try profile.save()
         return author
     }
 
@@ -96,8 +96,8 @@ struct SerializationGraphTests {
 
         // Saving the graph: the owner first, then the children pick up its id.
         try withWireStore { _ in
-            try back.saveOrThrow()
-            for player in try back.players.all() { try player.saveOrThrow() }
+            try back.save()
+            for player in try back.players.all() { try player.save() }
             #expect(try WirePlayer.where(\.name == "Bo").first()?.team?.name == "Rovers")
         }
     }

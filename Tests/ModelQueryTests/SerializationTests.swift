@@ -189,11 +189,11 @@ struct SerializationTests {
         try withWireStore { _ in
             let sample = Self.filledSample()
             sample.id = nil
-            try sample.saveOrThrow()
+            try sample.save()
             let json = try sample.jsonData()
             let copy = try WireSample(json: json)
             #expect(copy.id == sample.id && copy.isNew)
-            #expect(throws: StoreError.self) { try copy.saveOrThrow() }  // same id: a duplicate
+            #expect(throws: StoreError.self) { try copy.save() }  // same id: a duplicate
             #expect(try WireSample.count() == 1)
         }
     }

@@ -106,7 +106,7 @@ import Testing
             #expect(throws: ValidationDefinitionError.self) { try bad.save() }
             #expect(throws: ValidationDefinitionError.self) { try bad.save() }  // not cached as valid
             #expect(try Bad.count() == 0)
-            #expect(try bad.save(validate: false))
+            #expect(try bad.saveIfValid(validate: false))
         }
     }
 

@@ -6,7 +6,7 @@ import Testing
     @Test func anInvalidSaveWritesNothingAndReturnsFalse() throws {
         try withStore { (store: ArrayAdapter) throws in
             let account = Account(name: "A")
-            #expect(try account.save() == false)
+            #expect(try account.saveIfValid() == false)
             #expect(account.isNew && account.id == nil)
             #expect(try Account.count() == 0)
             #expect(account.errors.codes(for: "name") == ["too_short"])
@@ -16,10 +16,12 @@ import Testing
         }
     }
 
-    @Test func saveOrThrowAndCreateRaiseRecordInvalid() throws {
+    @Test func saveAndCreateThrowRecordInvalid() throws {
         try withStore { (store: ArrayAdapter) throws in
             let account = Account(name: "")
-            let error = try #require(throws: RecordInvalid.self) { try account.saveOrThrow() }
+            // `try record.save()` can no longer store nothing silently.
+            let error = try #require(throws: RecordInvalid.self) { try account.save() }
+            #expect(account.isNew && account.id == nil && account.errors.codes(for: "name").contains("blank"))
             #expect(error.model == "Account" && error.id == .null)
             #expect(error.errors.fullMessages == ["name can't be blank", "name is too short (minimum is 2 characters)"])
             #expect(throws: RecordInvalid.self) { try Account.create(["name": "Ada", "email": "not-an-email"]) }
@@ -30,11 +32,11 @@ import Testing
     @Test func anInvalidUpdateLeavesStoreAndSavedStateUnchanged() throws {
         try withStore { (store: ArrayAdapter) throws in
             let account = Account(name: "Ada", email: "ada@example.com")
-            try account.saveOrThrow()
+            try account.save()
             let savedAt = account.updatedAt
             account.name = "A"
             account.email = "nope"
-            #expect(try account.save() == false)
+            #expect(try account.saveIfValid() == false)
             #expect(account.isDirty && !account.isNew)
             #expect(account.changes.keys.sorted() == ["email", "name"])
             #expect(account.updatedAt == savedAt)
@@ -49,9 +51,9 @@ import Testing
     @Test func validateFalseSkipsRulesAndHooks() throws {
         try withStore { (store: ArrayAdapter) throws in
             let account = Account(name: "A")
-            #expect(try account.save(validate: false))
+            #expect(try account.saveIfValid(validate: false))
             #expect(account.log == ["beforeSave"])
-            try account.saveOrThrow(validate: false)
+            try account.save(validate: false)
             #expect(try Account.count() == 1)
         }
     }
@@ -59,15 +61,15 @@ import Testing
     @Test func validationHooksRunOncePerSaveAndMayNormaliseOrDecline() throws {
         try withStore { (store: ArrayAdapter) throws in
             let account = Account(name: "  Ada  ")
-            #expect(try account.save())
+            #expect(try account.saveIfValid())
             #expect(account.log == ["beforeValidation", "afterValidation", "beforeSave"])
             #expect(account.name == "Ada")  // normalised before the rules ran
             account.log = []
             account.declineValidation = true
             account.name = "Ada Lovelace"
-            #expect(try account.save() == false)
+            #expect(try account.saveIfValid() == false)
             #expect(account.log == ["beforeValidation"])
-            let error = try #require(throws: ModelError.self) { try account.saveOrThrow() }
+            let error = try #require(throws: ModelError.self) { try account.save() }
             #expect(error.kind == .cancelled && error.message.contains("beforeValidation"))
             #expect(throws: ModelError.self) { try account.validate() }
         }
@@ -78,7 +80,7 @@ import Testing
             let account = Account(name: "Ada", password: nil)
             #expect(try account.validate().codes(for: "password") == ["blank"])  // create
             #expect(try account.validate(in: .update).isEmpty)  // presence is create-only
-            try account.saveOrThrow(validate: false)
+            try account.save(validate: false)
             #expect(try account.validate().isEmpty)  // stored: update context
             account.plan = "gold"
             #expect(try account.validate().codes(for: "plan") == ["inclusion"])  // update only
@@ -95,10 +97,10 @@ import Testing
         try withStore { (store: ArrayAdapter) throws in
             let account = Account(name: "Ada", password: "one")
             account.passwordConfirmation = "two"
-            #expect(try account.save() == false)
+            #expect(try account.saveIfValid() == false)
             #expect(account.errors.fullMessages == ["password doesn't match its confirmation"])
             account.passwordConfirmation = "one"
-            #expect(try account.save())
+            #expect(try account.saveIfValid())
         }
     }
 

@@ -6,34 +6,34 @@ import Testing
     @Test func uniquenessIsCheckedAgainstTheStoreScopedAndExcludingItself() throws {
         try withStore { (store: ArrayAdapter) throws in
             let first = Account(name: "Ada", email: "ada@example.com", team: "red")
-            try first.saveOrThrow()
+            try first.save()
             // the record itself is not a clash
             first.name = "Ada L."
-            #expect(try first.save())
+            #expect(try first.saveIfValid())
 
             let clash = Account(name: "Other", email: "ADA@example.com", team: "red")  // case-insensitive
-            #expect(try clash.save() == false)
+            #expect(try clash.saveIfValid() == false)
             #expect(clash.errors.fullMessages == ["email has already been taken"])
 
             clash.team = "blue"  // another scope
-            #expect(try clash.save())
+            #expect(try clash.saveIfValid())
 
             let noTeam = Account(name: "Nil team", email: "ada@example.com", team: nil)
-            #expect(try noTeam.save())  // scope value nil is its own scope
+            #expect(try noTeam.saveIfValid())  // scope value nil is its own scope
             let noTeamClash = Account(name: "Nil team 2", email: "ada@example.com", team: nil)
-            #expect(try noTeamClash.save() == false)
+            #expect(try noTeamClash.saveIfValid() == false)
 
             let noEmail1 = Account(name: "No email 1"), noEmail2 = Account(name: "No email 2")
-            #expect(try noEmail1.save() && noEmail2.save())  // nils never clash
+            #expect(try noEmail1.saveIfValid() && noEmail2.saveIfValid())  // nils never clash
             #expect(try Account.count() == 5)
         }
     }
 
     @Test func likeWildcardsInValuesAreLiteral() throws {
         try withStore { (store: ArrayAdapter) throws in
-            try Account(name: "Ada", email: "a_b@example.com").saveOrThrow()
-            #expect(try Account(name: "Bob", email: "axb@example.com").save())
-            #expect(try Account(name: "Cy", email: "A_B@EXAMPLE.COM").save() == false)
+            try Account(name: "Ada", email: "a_b@example.com").save()
+            #expect(try Account(name: "Bob", email: "axb@example.com").saveIfValid())
+            #expect(try Account(name: "Cy", email: "A_B@EXAMPLE.COM").saveIfValid() == false)
         }
     }
 
@@ -53,9 +53,9 @@ import Testing
 
     @Test func uniquenessUsesTheStoreOfTheSave() throws {
         let a = ArrayAdapter(), b = ArrayAdapter()
-        try Account(name: "Ada", email: "ada@example.com").saveOrThrow(to: a)
-        #expect(try Account(name: "Ada", email: "ada@example.com").save(to: b))
-        #expect(try Account(name: "Ada", email: "ada@example.com").save(to: a) == false)
+        try Account(name: "Ada", email: "ada@example.com").save(to: a)
+        #expect(try Account(name: "Ada", email: "ada@example.com").saveIfValid(to: b))
+        #expect(try Account(name: "Ada", email: "ada@example.com").saveIfValid(to: a) == false)
         #expect(try Account(name: "Ada", email: "ada@example.com").validate(store: a).codes(for: "email") == ["taken"])
     }
 }

@@ -27,7 +27,7 @@ import Testing
     @Test func revertReturnsToTheLastValidStateThenTheSavedOne() throws {
         try withStore { (store: ArrayAdapter) throws in
             let account = Account(name: "Ada", email: "ada@example.com")
-            try account.saveOrThrow()
+            try account.save()
             account.name = "Ada Lovelace"
             #expect(try account.isValid)
             account.name = "A"
@@ -45,9 +45,9 @@ import Testing
         try withStore { (store: ArrayAdapter) throws in
             let account = Account(name: "Ada")
             #expect(try account.isValid)  // valid while new
-            try account.saveOrThrow()
+            try account.save()
             account.name = "Bea"
-            try account.saveOrThrow()
+            try account.save()
             account.name = "X"
             account.revert()
             #expect(account.name == "Bea")

@@ -55,7 +55,7 @@ func seedCitizens(_ store: any PersistenceAdapter) throws {
         let citizen = Citizen()
         (citizen.name, citizen.age, citizen.city, citizen.score, citizen.active) = c
         citizen.joined = k == 4 ? nil : Date(timeIntervalSince1970: 1_000_000 + Double(k % 5) * 86_400.25)
-        try citizen.saveOrThrow(to: store)
+        try citizen.save(to: store)
     }
 }
 

@@ -84,7 +84,7 @@ final class MemoV2: Model {
             #expect(memo.pinned == false)
             #expect(memo.tag == nil)
             memo.tag = "x"
-            try memo.saveOrThrow()
+            try memo.save()
             #expect(try MemoV2.where(\.tag == "x").using(store).count() == 1)
             let indexes = try table(store, "SELECT name FROM pragma_index_list('memo')")
             #expect(indexes.contains { $0["name"] == "memo_tag_index" })

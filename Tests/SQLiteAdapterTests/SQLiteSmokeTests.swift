@@ -8,7 +8,7 @@ import Testing
             let g = Gadget()
             g.name = "widget"
             g.tags = ["a", "b"]
-            try g.saveOrThrow()
+            try g.save()
             #expect(g.id == 1)
             let back = try #require(try Gadget.find(1))
             #expect(back.name == "widget")

@@ -18,11 +18,11 @@ import Testing
             g.tags = ["", "a,b", "ü"]
             g.specs = ["n": 1, "d": 2.5, "nested": ["x": [true, .null]], "s": "t"]
             g.note = ""
-            try g.saveOrThrow()
+            try g.save()
             let h = Gadget()
             h.big = Int64.max
             h.payload = Data()
-            try h.saveOrThrow()
+            try h.save()
             let back = try #require(try Gadget.find(1))
             for column in Gadget.schema.columns {
                 #expect(try back[column.name] == g[column.name], "\(column.name)")
@@ -37,7 +37,7 @@ import Testing
         try withSQLite { (_: SQLiteAdapter) throws in
             let g = Gadget()
             g.ratio = .nan
-            #expect(throws: CastError.self) { try g.saveOrThrow() }
+            #expect(throws: CastError.self) { try g.save() }
             #expect(try Gadget.count() == 0)
         }
     }
@@ -48,7 +48,7 @@ import Testing
             let clash = Gadget()
             clash.code = "A"
             do {
-                try clash.saveOrThrow()
+                try clash.save()
                 Issue.record("saved a duplicate code")
             } catch let error as SQLiteError {
                 #expect(error.kind == .uniqueConstraint)
@@ -77,7 +77,7 @@ import Testing
             orphan.title = "orphan"
             try orphan.set("shelf_id", to: 999)
             do {
-                try orphan.saveOrThrow()
+                try orphan.save()
                 Issue.record("saved a book on a missing shelf")
             } catch let error as SQLiteError {
                 #expect(error.kind == .foreignKeyConstraint)
@@ -99,7 +99,7 @@ import Testing
             try shelf.books.create(["title": "Emma"])
             let mark = Bookmark()
             mark.book = book
-            try mark.saveOrThrow()
+            try mark.save()
             let loan = try book.loans.create(["borrower": "ann"])
             #expect(loan.id != UUID(uuidString: "00000000-0000-0000-0000-000000000000"))
             #expect(try shelf.books.where(\.title == "Emma").count() == 1)

@@ -40,7 +40,7 @@ enum LifecycleChecks {
         c.expectThrows(Refused.self, "rollback restores the record") {
             try store.transaction {
                 record.name = "changed"
-                try record.saveOrThrow()
+                try record.save()
                 throw Refused()
             }
         }
@@ -51,7 +51,7 @@ enum LifecycleChecks {
         fresh.name = "new"
         c.expectThrows(Refused.self, "rollback of an insert") {
             try store.transaction {
-                try fresh.saveOrThrow()
+                try fresh.save()
                 throw Refused()
             }
         }
@@ -63,26 +63,26 @@ enum LifecycleChecks {
     static func hooks(_ c: ConformanceChecker) throws {
         let hooked = ConformanceHooked()
         hooked.name = "h"
-        try hooked.saveOrThrow()
+        try hooked.save()
         c.equal(hooked.log, ["beforeSave", "beforeCreate", "afterCreate", "afterSave"], "create hooks")
         c.expect(hooked.createdAt != nil && hooked.updatedAt != nil, "timestamps set on create")
         hooked.log = []
         hooked.name = "h2"
-        try hooked.saveOrThrow()
+        try hooked.save()
         c.equal(hooked.log, ["beforeSave", "beforeUpdate", "afterUpdate", "afterSave"], "update hooks")
 
         for hook in ["beforeSave", "beforeUpdate"] {
             hooked.log = []
             hooked.decline = [hook]
             hooked.name = "declined by \(hook)"
-            c.equal(try hooked.save(), false, "\(hook) returning false declines the save")
+            c.equal(try hooked.saveIfValid(), false, "\(hook) returning false declines the save")
             c.equal(try ConformanceHooked.find(hooked.id ?? 0)?.name, "h2", "\(hook): store unchanged")
             c.expect(hooked.isDirty, "\(hook): the record keeps its changes")
         }
         hooked.decline = ["beforeCreate"]
         let declined = ConformanceHooked()
         declined.decline = ["beforeCreate"]
-        c.equal(try declined.save(), false, "beforeCreate declines an insert")
+        c.equal(try declined.saveIfValid(), false, "beforeCreate declines an insert")
         c.expect(declined.isNew, "a declined insert leaves the record new")
         c.equal(try ConformanceHooked.count(), 1, "nothing inserted")
 
@@ -101,28 +101,28 @@ enum LifecycleChecks {
         let first = ConformanceAccount()
         first.email = "ada@example.com"
         first.team = "red"
-        c.equal(try first.save(), true, "a valid record saves")
+        c.equal(try first.saveIfValid(), true, "a valid record saves")
         first.age = 40
-        c.equal(try first.save(), true, "uniqueness does not clash with the record itself")
+        c.equal(try first.saveIfValid(), true, "uniqueness does not clash with the record itself")
         let clash = ConformanceAccount()
         clash.email = "ADA@example.com"
         clash.team = "red"
-        c.equal(try clash.save(), false, "case-insensitive uniqueness against the store")
+        c.equal(try clash.saveIfValid(), false, "case-insensitive uniqueness against the store")
         c.equal(clash.errors.fullMessages, ["email has already been taken"], "uniqueness message")
         clash.team = "blue"
-        c.equal(try clash.save(), true, "another scope does not clash")
+        c.equal(try clash.saveIfValid(), true, "another scope does not clash")
         let wildcard = ConformanceAccount()
         wildcard.email = "a_a@example.com"
-        try wildcard.saveOrThrow()
+        try wildcard.save()
         let lookalike = ConformanceAccount()
         lookalike.email = "aba@example.com"
-        c.equal(try lookalike.save(), true, "LIKE wildcards in values are literal")
+        c.equal(try lookalike.saveIfValid(), true, "LIKE wildcards in values are literal")
         let bad = ConformanceAccount()
         bad.email = "not an email"
         bad.age = 200
-        c.equal(try bad.save(), false, "invalid values refuse the save")
+        c.equal(try bad.saveIfValid(), false, "invalid values refuse the save")
         c.equal(Set(bad.errors.map(\.column)), ["email", "age"], "both columns reported")
-        c.expectThrows(RecordInvalid.self, "saveOrThrow of an invalid record") { try bad.saveOrThrow() }
+        c.expectThrows(RecordInvalid.self, "save() of an invalid record throws") { try bad.save() }
         c.equal(try ConformanceAccount.count(), 4, "nothing invalid stored")
     }
 
@@ -147,7 +147,7 @@ enum LifecycleChecks {
         let id = record.id ?? 0
         c.equal(box.events, ["insert \(id) 1"], "insert announced")
         record.name = "n2"
-        try record.saveOrThrow()
+        try record.save()
         c.equal(box.events.last, "update \(id) 1", "update announced")
         box.events = []
         try store.transaction {

@@ -15,7 +15,7 @@ enum LimitChecks {
     static func nonFiniteValues(_ c: ConformanceChecker) throws {
         let nan = ConformanceLimit()
         nan.ratio = .nan
-        let error = c.expectThrows(CastError.self, "saving NaN") { try nan.saveOrThrow() }
+        let error = c.expectThrows(CastError.self, "saving NaN") { try nan.save() }
         c.equal(error?.column, "ratio", "the NaN error names the column")
         c.expect(nan.isNew && nan.id == nil, "a record refused for NaN stays new")
         c.equal(try ConformanceLimit.count(), 0, "nothing stored for NaN")
@@ -26,7 +26,7 @@ enum LimitChecks {
         for value in [Double.infinity, -Double.infinity] {
             let record = ConformanceLimit()
             record.ratio = value
-            try record.saveOrThrow()
+            try record.save()
             c.equal(try ConformanceLimit.find(record.id ?? -1)?.ratio, value, "\(value) round-trips")
         }
         let kept = try ConformanceLimit.all()
@@ -46,7 +46,7 @@ enum LimitChecks {
             let record = ConformanceLimit()
             record.when = edge
             record.stamps = [edge]
-            try record.saveOrThrow()
+            try record.save()
             let back = try ConformanceLimit.find(record.id ?? -1)
             c.equal(back?.when, edge, "the date \(edge.timeIntervalSince1970) round-trips")
             c.equal(back?.stamps, [edge], "the date \(edge.timeIntervalSince1970) round-trips inside an array")
@@ -60,12 +60,12 @@ enum LimitChecks {
         for date in outside {
             let record = ConformanceLimit()
             record.when = date
-            let error = c.expectThrows(CastError.self, "saving the date \(date.timeIntervalSince1970)") { try record.saveOrThrow() }
+            let error = c.expectThrows(CastError.self, "saving the date \(date.timeIntervalSince1970)") { try record.save() }
             c.equal(error?.column, "when", "the date error names the column")
             let inArray = ConformanceLimit()
             inArray.stamps = [Date(timeIntervalSince1970: 0), date]
             _ = c.expectThrows(CastError.self, "saving the date \(date.timeIntervalSince1970) in an array") {
-                try inArray.saveOrThrow()
+                try inArray.save()
             }
         }
         c.equal(try ConformanceLimit.count(), before, "no out-of-range date stored")

@@ -9,14 +9,14 @@ enum RecordChecks {
         let a = ConformanceIntItem(), b = ConformanceIntItem()
         a.label = "a"
         b.label = "b"
-        try a.saveOrThrow()
-        try b.saveOrThrow()
+        try a.save()
+        try b.save()
         c.equal(a.id, 1, "first auto-increment id")
         c.equal(b.id, 2, "second id")
         c.equal(try ConformanceIntItem.find(1)?.label, "a", "find by id")
         c.equal(try ConformanceIntItem.find(99)?.label, nil, "find of a missing id")
         a.label = "a2"
-        try a.saveOrThrow()
+        try a.save()
         c.equal(try ConformanceIntItem.find(1)?.label, "a2", "update persisted")
         c.expect(!a.isDirty && !a.isNew, "saved record is clean and not new")
         c.equal(try ConformanceIntItem.count(), 2, "count")
@@ -36,7 +36,7 @@ enum RecordChecks {
         c.equal(wrongWidth?.kind, .invalidRequest, "wrong-width error kind")
         let c3 = ConformanceIntItem()
         c3.label = "c"
-        try c3.saveOrThrow()
+        try c3.save()
         c.equal(c3.id, 3, "ids are not reused after a delete")
         try ConformanceIntItem.deleteAll()
         c.equal(try ConformanceIntItem.count(), 0, "deleteAll")
@@ -45,37 +45,37 @@ enum RecordChecks {
     static func ids(_ c: ConformanceChecker) throws {
         let explicit = ConformanceIntItem()
         explicit.id = 40
-        try explicit.saveOrThrow()
+        try explicit.save()
         let next = ConformanceIntItem()
-        try next.saveOrThrow()
+        try next.save()
         c.equal(next.id, 41, "ids continue above an explicit id")
         let duplicate = ConformanceIntItem()
         duplicate.id = 40
-        let error = c.expectThrows(StoreError.self, "a duplicate id") { try duplicate.saveOrThrow() }
+        let error = c.expectThrows(StoreError.self, "a duplicate id") { try duplicate.save() }
         c.equal(error?.kind, .duplicateID, "duplicate id kind")
         c.expect(duplicate.isNew, "a record whose insert failed stays new")
         c.equal(try ConformanceIntItem.count(), 2, "nothing stored by the failed insert")
 
         let device = ConformanceUUIDItem()
-        try device.saveOrThrow()
+        try device.save()
         let uuid = device.id
         c.expect(uuid != nil, "UUID generated on first save")
         if let uuid { c.equal(try ConformanceUUIDItem.find(uuid)?.id, uuid, "find by UUID") }
         let chosen = UUID()
         let explicitUUID = ConformanceUUIDItem()
         explicitUUID.id = chosen
-        try explicitUUID.saveOrThrow()
+        try explicitUUID.save()
         c.equal(try ConformanceUUIDItem.find(chosen)?.id, chosen, "explicit UUID kept")
 
         let country = ConformanceStringItem()
-        let missing = c.expectThrows(ModelError.self, "a string id is required") { try country.saveOrThrow() }
+        let missing = c.expectThrows(ModelError.self, "a string id is required") { try country.save() }
         c.equal(missing?.kind, .missingID, "missing string id kind")
         country.id = "fr"
         country.label = "France"
-        try country.saveOrThrow()
+        try country.save()
         let unicode = ConformanceStringItem()
         unicode.id = "ünï 'x' \"y\""
-        try unicode.saveOrThrow()
+        try unicode.save()
         c.equal(try ConformanceStringItem.find("fr")?.label, "France", "find by string id")
         c.equal(try ConformanceStringItem.find("ünï 'x' \"y\"")?.id, "ünï 'x' \"y\"", "unicode string id")
         c.equal(try ConformanceStringItem.find("FR")?.label, nil, "string ids are case-sensitive")
@@ -113,7 +113,7 @@ enum RecordChecks {
 
     static func roundTrip(_ c: ConformanceChecker) throws {
         let samples = samples()
-        for sample in samples { try sample.saveOrThrow() }
+        for sample in samples { try sample.save() }
         let loaded = try ConformanceSample.all()
         c.equal(loaded.count, samples.count, "every sample stored")
         for (original, read) in zip(samples, loaded) {
@@ -136,7 +136,7 @@ enum RecordChecks {
             c.equal(read.level, original.level, "\(name) optional int with a default")
         }
         let fresh = ConformanceSample()
-        try fresh.saveOrThrow()
+        try fresh.save()
         c.equal(try ConformanceSample.find(fresh.id ?? 0)?.level, 7, "declared default stored")
     }
 
@@ -152,7 +152,7 @@ enum RecordChecks {
             record.order = k
             record.group = k % 2 == 0 ? text : nil
             record.where = Double(k) / 3
-            try record.saveOrThrow()
+            try record.save()
         }
         let all = try ConformanceKeywords.query().order(by: "order").all()
         c.equal(all.map(\.select), hostileStrings, "hostile strings stored exactly")

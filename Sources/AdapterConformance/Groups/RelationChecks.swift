@@ -19,7 +19,7 @@ enum RelationChecks {
         let license = ConformanceLicense()
         license.number = "L-\(name)"
         owner.license = license
-        try owner.saveOrThrow()
+        try owner.save()
         return owner
     }
 

@@ -8,7 +8,7 @@ enum StoreChecks {
     static func persistence(_ c: ConformanceChecker) throws {
         guard let reopen = c.reopen else { return }
         try ConformancePerson.seed()
-        for sample in RecordChecks.samples() { try sample.saveOrThrow() }
+        for sample in RecordChecks.samples() { try sample.save() }
         try RelationChecks.family("ann")
         try ConformancePerson.where(\.age < 20).deleteAll()
         let before = try ConformancePerson.query().all().map(\.attributes)
@@ -55,7 +55,7 @@ enum StoreChecks {
                             let mine = try ConformanceIntItem.where("label").beginsWith("w\(worker) b\(batch) ").all()
                             for item in mine {
                                 item.label += " updated"
-                                try item.saveOrThrow()
+                                try item.save()
                             }
                         }
                     }

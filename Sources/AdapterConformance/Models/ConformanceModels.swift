@@ -59,7 +59,7 @@ final class ConformancePerson: Model {
             let person = ConformancePerson()
             (person.name, person.age, person.city, person.score, person.active) = row
             person.joined = k == 4 ? nil : Date(timeIntervalSince1970: 1_000_000 + Double(k % 5) * 86_400.25)
-            try person.saveOrThrow()
+            try person.save()
         }
     }
 }

@@ -5,13 +5,13 @@ extension ModelProtocol {
     /// let task = try Task.create(["name": "walk", "due_date": "2012-09-15"])
     /// ```
     ///
-    /// - Throws: as ``init(_:)`` and ``saveOrThrow(to:)`` (a declining hook throws).
+    /// - Throws: as ``init(_:)`` and ``save(to:validate:)`` (a declining hook throws).
     @discardableResult
     public static func create(_ attributes: [String: ModelValue] = [:], in adapter: (any PersistenceAdapter)? = nil)
         throws -> Self
     {
         let record = try Self(attributes)
-        try record.saveOrThrow(to: adapter)
+        try record.save(to: adapter)
         return record
     }
 

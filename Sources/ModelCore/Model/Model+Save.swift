@@ -8,50 +8,65 @@ package enum WriteOutcome {
 }
 
 extension ModelProtocol {
-    /// Inserts the record if it is new, otherwise writes its changed columns.
+    /// Inserts the record if it is new, otherwise writes its changed columns — or throws.
     ///
     /// For a validating model (ModelValidation's `Validatable`), first runs
     /// `beforeValidation`, the validation rules and `afterValidation`; an invalid record is
-    /// not written and the call returns `false` (its errors are on the record). Pass
-    /// `validate: false` to skip validation (hooks included).
+    /// not written and the call **throws** the validation error (ModelValidation's
+    /// `RecordInvalid`, carrying the errors, which are also on the record). Pass
+    /// `validate: false` to skip validation (hooks included). For form-style code that
+    /// wants a `Bool`, use ``saveIfValid(to:validate:)``.
     ///
     /// Then runs `beforeSave` then `beforeCreate`/`beforeUpdate` (either can decline by
-    /// returning `false`, or throw), stamps `created_at` (when nil) and `updated_at`, gives
-    /// the record an id (adapter-assigned `Int64`, generated `UUID`), writes, then runs
-    /// `afterCreate`/`afterUpdate` and `afterSave` and announces the change.
+    /// returning `false` — which throws ``ModelError`` `.cancelled` — or throw), stamps
+    /// `created_at` (when nil) and `updated_at`, gives the record an id (adapter-assigned
+    /// `Int64`, generated `UUID`), writes, then runs `afterCreate`/`afterUpdate` and
+    /// `afterSave` and announces the change.
     ///
-    /// If a hook declines or anything throws, the store is untouched and the record keeps
-    /// its state (new, dirty, same values); nothing is announced.
+    /// If anything fails, the store is untouched and the record keeps its state (new,
+    /// dirty, same values); nothing is announced.
     ///
     /// ```swift
-    /// let task = Task()
-    /// task.name = "walk the dog"
-    /// try task.save()            // true; task.id is now set
+    /// let chore = Chore()
+    /// chore.name = "walk the dog"
+    /// try chore.save()            // chore.id is now set; an invalid chore throws
     /// ```
     ///
     /// - Parameters:
     ///   - adapter: the store to use for this call (see ``ModelStore``).
     ///   - validate: `false` skips validation.
-    /// - Returns: `false` when the record is invalid or a before-hook declined.
-    /// - Throws: ``SchemaError``, ``ModelError``, ``StoreError`` and errors thrown by hooks.
-    @discardableResult
-    public func save(to adapter: (any PersistenceAdapter)? = nil, validate: Bool = true) throws -> Bool {
+    /// - Throws: the validation error for an invalid record, ``ModelError`` `.cancelled`
+    ///   when a before-hook declines, ``CastError`` for a value no adapter stores,
+    ///   ``SchemaError``, ``StoreError`` and errors thrown by hooks.
+    public func save(to adapter: (any PersistenceAdapter)? = nil, validate: Bool = true) throws {
+        try save(adapter, validate: validate, stampsUpdatedAt: true)
+    }
+
+    /// Saves like ``save(to:validate:)``, but an invalid record or a declining before-hook
+    /// returns `false` instead of throwing (the errors are on the record): for form-style
+    /// code. Store, schema and hook errors still throw.
+    ///
+    /// ```swift
+    /// if try !user.saveIfValid() { show(user.errors.fullMessages) }
+    /// ```
+    ///
+    /// - Returns: `true` when written; `false` when invalid or declined.
+    public func saveIfValid(to adapter: (any PersistenceAdapter)? = nil, validate: Bool = true) throws -> Bool {
         switch try performSave(adapter, validate: validate) {
         case .done: return true
         case .declined, .invalid: return false
         }
     }
 
-    /// Like ``save(to:validate:)``, but failures throw: an invalid record throws the
-    /// validation error (ModelValidation's `RecordInvalid`, carrying the errors) and a
-    /// declining hook throws ``ModelError`` `.cancelled`.
+    /// The old name of ``save(to:validate:)``, which now throws on its own.
+    @available(*, deprecated, renamed: "save(to:validate:)")
     public func saveOrThrow(to adapter: (any PersistenceAdapter)? = nil, validate: Bool = true) throws {
-        try saveOrThrow(adapter, validate: validate, stampsUpdatedAt: true)
+        try save(adapter, validate: validate, stampsUpdatedAt: true)
     }
 
-    /// ``saveOrThrow(to:validate:)``; `stampsUpdatedAt: false` keeps a caller-set
-    /// `updated_at` (imports).
-    package func saveOrThrow(_ adapter: (any PersistenceAdapter)?, validate: Bool = true, stampsUpdatedAt: Bool) throws {
+    /// ``save(to:validate:)``; `stampsUpdatedAt: false` keeps a caller-set `updated_at`
+    /// (imports).
+    package func save(_ adapter: (any PersistenceAdapter)?, validate: Bool = true, stampsUpdatedAt: Bool) throws {
         switch try performSave(adapter, validate: validate, stampsUpdatedAt: stampsUpdatedAt) {
         case .done: return
         case .invalid(let error): throw error

@@ -72,7 +72,7 @@ extension ModelProtocol {
                 }
                 let sendsUpdatedAt = schema.updatedAtIndex.map { assigned.contains($0) } ?? false
                 guard let id = incoming.id, let local = try find(id, in: store) else {
-                    try incoming.saveOrThrow(store, stampsUpdatedAt: !sendsUpdatedAt)
+                    try incoming.save(store, stampsUpdatedAt: !sendsUpdatedAt)
                     if let id = incoming.id { report.inserted.append(id) }
                     continue
                 }
@@ -84,7 +84,7 @@ extension ModelProtocol {
                 let modified = isLocallyModified?(local, incoming) ?? defaultLocallyModified(local, incoming, assigned)
                 guard modified else {
                     for slot in changed { local._assign(incoming.__values[slot], at: slot) }
-                    try local.saveOrThrow(store, stampsUpdatedAt: !sendsUpdatedAt)
+                    try local.save(store, stampsUpdatedAt: !sendsUpdatedAt)
                     report.updated.append(id)
                     continue
                 }
@@ -96,10 +96,10 @@ extension ModelProtocol {
                     break
                 case .takeIncoming:
                     for slot in changed { local._assign(incoming.__values[slot], at: slot) }
-                    try local.saveOrThrow(store, stampsUpdatedAt: !sendsUpdatedAt)
+                    try local.save(store, stampsUpdatedAt: !sendsUpdatedAt)
                 case .merge(let values):
                     try local.set(values)
-                    try local.saveOrThrow(to: store)
+                    try local.save(to: store)
                 }
                 report.conflicts.append(
                     ImportReport<Self>.ResolvedConflict(

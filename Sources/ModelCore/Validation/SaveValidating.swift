@@ -4,7 +4,7 @@ public enum SaveValidationResult: Sendable {
     case valid
     /// A hook (such as `beforeValidation`) declined; the save returns `false`.
     case declined(hook: String)
-    /// The record is invalid; `save()` returns `false` and `saveOrThrow()` throws this error.
+    /// The record is invalid; `save()` throws this error and `saveIfValid()` returns `false`.
     case invalid(any Error & Sendable)
 }
 

@@ -89,7 +89,7 @@ public struct Children<Child: ModelProtocol> {
         let previous = child.__values[foreignKey]
         child._assign(key, at: foreignKey)
         do {
-            try child.saveOrThrow(to: owner.__home)
+            try child.save(to: owner.__home)
         } catch {
             child._assign(previous, at: foreignKey)
             throw error

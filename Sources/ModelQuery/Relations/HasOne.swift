@@ -91,13 +91,13 @@ enum HasOneReplacement {
                 _ = try old.delete()
             case .nullify, nil:
                 old._assign(.null, at: relation.foreignKey)
-                try old.saveOrThrow(to: store)
+                try old.save(to: store)
             }
         }
         if let child {
             _ = child.recordSchema
             child._assign(ownerID, at: relation.foreignKey)
-            try child.saveOrThrow(to: store)
+            try child.save(to: store)
         }
     }
 }

@@ -2,7 +2,7 @@
 /// errors. Nothing was written.
 ///
 /// ```swift
-/// do { try user.saveOrThrow() } catch let invalid as RecordInvalid {
+/// do { try user.save() } catch let invalid as RecordInvalid {
 ///     print(invalid.errors.fullMessages)   // ["name can't be blank"]
 /// }
 /// ```

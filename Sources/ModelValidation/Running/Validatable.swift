@@ -16,7 +16,7 @@
 /// let user = User()
 /// try user.save()                 // false: nothing written
 /// user.errors.fullMessages        // ["name can't be blank"]
-/// try user.saveOrThrow()          // throws RecordInvalid
+/// try user.save()          // throws RecordInvalid
 /// try user.save(validate: false)  // skips validation
 /// ```
 public protocol Validatable: SaveValidating {

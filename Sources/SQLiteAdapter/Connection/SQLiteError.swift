@@ -8,7 +8,7 @@ import CSQLite
 ///
 /// ```swift
 /// do {
-///     try user.saveOrThrow()
+///     try user.save()
 /// } catch let error as SQLiteError where error.kind == .uniqueConstraint {
 ///     print("taken:", error.message)      // "UNIQUE constraint failed: user.email"
 /// }
