@@ -5,6 +5,21 @@ import Testing
 
 final class Reserved: Model {
     @Column var description: String = ""
+    @Column("changes") var changeLog: String = ""
+    @Column var isDirty: Bool = false
+    init() {}
+}
+
+/// Real tables use these names; only Swift-side clashes are refused.
+final class CommonNames: Model {
+    @Column var type: String = ""
+    @Column var description: String = ""
+    @Column("errors") var errorCount: Int = 0
+    @Column var store: String = ""
+    @Column var set: String = ""
+    @Column var `class`: String = ""
+    @Column var schema: String = ""
+    @Column("save") var saveSlot: Int = 0
     init() {}
 }
 
@@ -102,7 +117,7 @@ struct SchemaTests {
     }
 
     @Test(arguments: [
-        (Reserved.schema, SchemaError.Kind.reservedName, "description"),
+        (Reserved.schema, SchemaError.Kind.reservedName, "is_dirty"),
         (Clash.schema, .duplicateName, "foo_bar"),
         (BadDefault.schema, .invalidDefault, "due"),
         (DeclaresID.schema, .declaredID, "id"),
@@ -116,6 +131,18 @@ struct SchemaTests {
         #expect(problem.column == column)
         #expect(problem.model == schema.modelName)
         #expect(!problem.description.isEmpty)
+    }
+
+    @Test func commonColumnNamesAreFree() throws {
+        #expect(CommonNames.schema.problem == nil)
+        #expect(CommonNames.schema.columnNames == ["id", "type", "description", "errors", "store", "set", "class", "schema", "save"])
+        try withStore { (_: ArrayAdapter) throws in
+            let record = try CommonNames(["type": "bolt", "description": "M6", "errors": 2, "class": "a"])
+            try record.save()
+            let back = try #require(try CommonNames.find(record.id ?? -1))
+            #expect(back.type == "bolt" && back.description == "M6" && back.errorCount == 2 && back.class == "a")
+            #expect(try CommonNames.where("type").eq("bolt").count() == 1)
+        }
     }
 
     @Test func invalidSchemaRefusesToTouchTheStore() throws {

@@ -166,5 +166,9 @@ enum RecordChecks {
         c.equal(try ConformanceKeywords.where(\.order > 7).order(by: "where", .descending).pluck(\.order), [9, 8], "keyword columns sort")
         c.equal(try ConformanceKeywords.where(\.order >= 0).updateAll(["where": 1.5]), hostileStrings.count, "updateAll on keyword column")
         c.equal(try ConformanceKeywords.query().sum("order"), .int(45), "aggregate on keyword column")
+        c.equal(
+            try ConformanceKeywords.where(\.order == 3).updateAll(["type": "t", "description": "d"]), 1,
+            "columns named type and description")
+        c.equal(try ConformanceKeywords.where("type").eq("t").first()?.summary, "d", "reading columns named type and description")
     }
 }

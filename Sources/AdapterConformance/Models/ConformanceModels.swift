@@ -88,6 +88,8 @@ final class ConformanceKeywords: Model {
     @Column var order: Int = 0
     @Column var group: String?
     @Column var `where`: Double = 0
+    @Column var type: String?
+    @Column("description") var summary: String?
     init() {}
 }
 

@@ -6,10 +6,13 @@
 enum SchemaBuilder {
     /// Column names that clash with the framework's members or common protocol
     /// requirements, after snake_casing.
-    static let reservedNames: Set<String> = [
-        "id", "description", "debug_description", "hash", "hash_value", "self", "type", "class", "super",
-        "attributes", "changes", "errors", "is_new", "is_dirty", "is_valid", "schema", "store", "save", "delete",
-        "destroy", "reload", "revert", "rollback", "transaction", "observe", "bind", "set",
+    /// Property names that would shadow a member every record has (a stored property
+    /// named `changes` would hide ``ModelProtocol/changes`` from the model's own code).
+    /// Stored column names are free: `@Column var type`, `@Column("description") var summary`
+    /// and `@Column var errorCount` map existing tables as they are; only `id` is taken.
+    static let reservedPropertyNames: Set<String> = [
+        "attributes", "changes", "errors", "isNew", "isDirty", "isValid", "validationState", "recordSchema",
+        "dictionaryValue",
     ]
 
     static func build<M: ModelProtocol>(_ type: M.Type) -> ModelSchema {
@@ -82,8 +85,8 @@ enum SchemaBuilder {
                     .declaredID, name,
                     "every model already has an `id`; choose its type with `typealias IDValue = …` instead of declaring an \"id\" column"
                 )
-            } else if reservedNames.contains(name) {
-                problem(.reservedName, name, "the column name \"\(name)\" is reserved (a framework member or common protocol requirement); rename it with @Column(\"…\")")
+            } else if reservedPropertyNames.contains(propertyName) {
+                problem(.reservedName, name, "the property `\(propertyName)` would shadow the record member of that name; rename the property and keep the column with @Column(\"\(name)\")")
             } else if !isValidIdentifier(name) {
                 problem(.invalidName, name, "column name \"\(name)\" must match [A-Za-z_][A-Za-z0-9_]*")
             } else if let other = seen[name] {
