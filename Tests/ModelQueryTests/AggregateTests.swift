@@ -28,6 +28,15 @@ import Testing
             #expect(try none.sum(\.score) == nil)
             #expect(try none.average(\.age) == nil)
             #expect(try none.min(\.age) == nil)
+            // Optional columns give a flat optional, so nil means "no values" and nothing else.
+            let emptyAgeSum: Int? = try none.sum(\.age)
+            #expect(emptyAgeSum == nil)
+            let ageSum: Int? = try Person.query().sum(\.age)
+            #expect(ageSum == 257)
+            let youngest: Int? = try Person.query().min(\.age)
+            #expect(youngest == 25)
+            let noJoin: Date? = try none.max(\.joined)
+            #expect(noJoin == nil)
             #expect(try none.max("name") == .null)
             #expect(try Person.where(\.name == "cara").sum("age") == .null)  // only nulls
             #expect(try none.group(by: "city").count().isEmpty)

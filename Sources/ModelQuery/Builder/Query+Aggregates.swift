@@ -32,6 +32,24 @@ extension Query {
         return value.isNull ? nil : V(modelValue: value)
     }
 
+    /// The typed sum of an optional numeric column, flattened: nil when there are no
+    /// non-nil values (never `Double??`).
+    ///
+    /// ```swift
+    /// try Person.query().sum(\.bonus)      // bonus: Double? → Double?
+    /// ```
+    public func sum<V: ColumnValue>(_ keyPath: KeyPath<M, V?>) throws -> V? {
+        V(modelValue: try single(.sum, try ColumnResolver<M>().slot(keyPath)))
+    }
+    /// The least non-nil value of an optional column; nil when there is none.
+    public func min<V: ColumnValue>(_ keyPath: KeyPath<M, V?>) throws -> V? {
+        V(modelValue: try single(.min, try ColumnResolver<M>().slot(keyPath)))
+    }
+    /// The greatest non-nil value of an optional column; nil when there is none.
+    public func max<V: ColumnValue>(_ keyPath: KeyPath<M, V?>) throws -> V? {
+        V(modelValue: try single(.max, try ColumnResolver<M>().slot(keyPath)))
+    }
+
     /// Groups the selected records by columns, for grouped aggregates.
     ///
     /// ```swift
