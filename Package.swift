@@ -21,12 +21,14 @@ let package = Package(
         .target(name: "ModelQuery", dependencies: ["ModelCore"]),
         .target(name: "ArrayAdapter", dependencies: coreModules),
         .target(name: "FileAdapter", dependencies: coreModules + ["ArrayAdapter"]),
+        // Named so that no client package (or another dependency, GRDB's included) picks the
+        // same target name: SwiftPM refuses two targets of one name in a package graph.
         .systemLibrary(
-            name: "CSQLite",
+            name: "SwiftModelCSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
         ),
-        .target(name: "SQLiteAdapter", dependencies: coreModules + ["CSQLite"]),
+        .target(name: "SQLiteAdapter", dependencies: coreModules + ["SwiftModelCSQLite"]),
         .target(name: "AdapterConformance", dependencies: coreModules),
         .executableTarget(name: "TaskManager", dependencies: ["SQLiteAdapter"], path: "Examples/TaskManager"),
         .executableTarget(name: "QuickStart", dependencies: ["ArrayAdapter"], path: "Examples/QuickStart"),

@@ -1,9 +1,9 @@
-import CSQLite
+import SwiftModelCSQLite
 
 /// Facts about the system SQLite library this module links.
 ///
 /// The `PersistenceAdapter` on SQLite is being built (see the project's issue list); this
-/// target already links `libsqlite3` through the `CSQLite` system-library target so that
+/// target already links `libsqlite3` through the `SwiftModelCSQLite` system-library target so that
 /// products and CI exercise the dependency.
 public enum SQLiteLibrary {
     /// The linked library's version string, e.g. `"3.40.1"`.

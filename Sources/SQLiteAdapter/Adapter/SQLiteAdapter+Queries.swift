@@ -1,4 +1,4 @@
-import CSQLite
+import SwiftModelCSQLite
 
 extension SQLiteAdapter {
     /// The rows matching `query`: one `SELECT` with bound parameters, ordered by the

@@ -1,4 +1,4 @@
-import CSQLite
+import SwiftModelCSQLite
 
 extension SQLiteAdapter {
     /// Inserts a row with one cached `INSERT`; a null id of an auto-increment model becomes

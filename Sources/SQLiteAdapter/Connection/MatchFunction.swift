@@ -1,4 +1,4 @@
-import CSQLite
+import SwiftModelCSQLite
 import ModelCore
 import ModelQuery
 

@@ -1,4 +1,4 @@
-import CSQLite
+import SwiftModelCSQLite
 
 /// One SQLite connection with its statement cache.
 ///

@@ -1,4 +1,4 @@
-import CSQLite
+import SwiftModelCSQLite
 
 /// A failure reported by SQLite: the result codes, SQLite's message, and the statement.
 ///

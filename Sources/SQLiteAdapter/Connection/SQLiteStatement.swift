@@ -1,4 +1,4 @@
-import CSQLite
+import SwiftModelCSQLite
 import Foundation
 
 /// One prepared statement: bind, step, read. Owned by one ``SQLiteConnection`` and used

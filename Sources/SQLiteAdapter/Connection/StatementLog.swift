@@ -1,4 +1,4 @@
-import CSQLite
+import SwiftModelCSQLite
 import ModelCore
 
 /// Logs each statement a connection runs, with its duration, through SQLite's profile
