@@ -4,9 +4,14 @@ extension SQLiteAdapter {
     /// failing halfway with `SQLITE_BUSY`), nested levels are `SAVEPOINT`s. A throw rolls
     /// back exactly its level and is rethrown. Other threads' writes wait until the
     /// outermost level ends; their reads see the last committed state meanwhile.
+    ///
+    /// - Throws: ``StoreError`` `.invalidRequest` inside a ``read(_:)`` block or after
+    ///   ``close()``.
     public func withTransaction<R>(_ body: () throws -> R) throws -> R {
+        if isReadingSnapshot { throw writeInsideReadError() }
         writerLock.lock()
         defer { writerLock.unlock() }
+        guard !writer.isClosed else { throw closedError() }
         let level = depth
         let savepoint = "swiftmodel_\(level)"
         if level == 0 {

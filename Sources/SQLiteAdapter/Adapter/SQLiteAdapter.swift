@@ -28,8 +28,8 @@ import Synchronization
 /// transaction open go to the writer and see that transaction's changes.
 public final class SQLiteAdapter: PersistenceAdapter, @unchecked Sendable {
     // @unchecked Sendable: `writer`, `depth` and `preparedByLevel` are only touched while
-    // holding `writerLock`; `catalog` is a Locked value; `readers` and `transactionOwner` are
-    // Sendable; the rest is immutable.
+    // holding `writerLock`; `catalog` is a Locked value; `readers`, `transactionOwner` and
+    // `openReadBlocks` are Sendable; the rest is immutable.
 
     /// The database file's path (`":memory:"` for an in-memory database).
     public let path: String
@@ -43,6 +43,9 @@ public final class SQLiteAdapter: PersistenceAdapter, @unchecked Sendable {
     let transactionOwner = Atomic<UInt>(0)
     /// Open transaction levels on the writer.
     var depth = 0
+    /// How many ``read(_:)`` blocks are open on any thread (a fast gate for the
+    /// thread-local lookup in `reading`/`writing`).
+    let openReadBlocks = Atomic<Int>(0)
     /// Schemas whose tables were created at each open level (forgotten on rollback).
     var preparedByLevel: [[ObjectIdentifier]] = []
     /// Prepared tables by schema identity, plus which schema owns each table name.
@@ -96,19 +99,44 @@ public final class SQLiteAdapter: PersistenceAdapter, @unchecked Sendable {
     // MARK: Connections
 
     /// Runs `body` on the writer, holding the writer lock.
+    ///
+    /// - Throws: ``StoreError`` `.invalidRequest` after ``close()``, or for a write inside
+    ///   ``read(_:)``.
     @inline(__always) func writing<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
         writerLock.lock()
         defer { writerLock.unlock() }
+        guard !writer.isClosed else { throw closedError() }
+        if isReadingSnapshot { throw writeInsideReadError() }
+        return try body(writer)
+    }
+
+    /// Runs `body` on the writer for schema work (table creation), which a ``read(_:)``
+    /// block may need before its first read.
+    func preparing<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
+        writerLock.lock()
+        defer { writerLock.unlock() }
+        guard !writer.isClosed else { throw closedError() }
         return try body(writer)
     }
 
     /// Runs `body` on a reader, or on the writer when this thread has a transaction open
-    /// (or there are no readers).
+    /// (or there are no readers); inside ``read(_:)``, on that block's connection.
     @inline(__always) func reading<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
+        if openReadBlocks.load(ordering: .relaxed) > 0, let snapshot = ReadSnapshot.current.value, snapshot.owner === self {
+            return try body(snapshot.connection)
+        }
         if let readers, transactionOwner.load(ordering: .acquiring) != currentThreadID() {
-            return try readers.withReader(body)
+            return try readers.withReader(closed: closedError, body)
         }
         return try writing(body)
+    }
+
+    func closedError() -> StoreError {
+        StoreError(.invalidRequest, table: "", message: "the SQLite store at \(path) is closed")
+    }
+
+    func writeInsideReadError() -> StoreError {
+        StoreError(.invalidRequest, table: "", message: "a write inside read { } (use transaction { } to write)")
     }
 
     // MARK: Tables
@@ -123,7 +151,7 @@ public final class SQLiteAdapter: PersistenceAdapter, @unchecked Sendable {
     /// The table mapping for `schema`, preparing the table on first use.
     @inline(__always) func mapping(for schema: ModelSchema) throws -> TableMapping {
         if let mapping = catalog.withLock({ $0.mappings[ObjectIdentifier(schema)] }) { return mapping }
-        return try writing { db in try prepareTable(schema, db, visiting: []) }
+        return try preparing { db in try prepareTable(schema, db, visiting: []) }
     }
 
     private func prepareTable(_ schema: ModelSchema, _ db: SQLiteConnection, visiting: Set<ObjectIdentifier>) throws

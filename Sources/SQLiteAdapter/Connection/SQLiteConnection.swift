@@ -31,7 +31,17 @@ final class SQLiteConnection: @unchecked Sendable {
         MatchFunction.register(on: db)
     }
 
+    /// Whether ``close()`` ran; the handle is not used afterwards.
+    private(set) var isClosed = false
+
     deinit {
+        close()
+    }
+
+    /// Finalizes the cached statements and closes the connection (idempotent).
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
         tables.removeAll()
         statements.removeAll()
         sqlite3_close_v2(handle)
