@@ -31,6 +31,12 @@ struct QueryEngineTests {
         #expect(ids(.compare(column: 2, .notEqual, 3)) == [4, 5])  // null score excluded
         #expect(ids(.not(.compare(column: 2, .equal, 3))) == [4, 5])  // not(unknown) is unknown
         #expect(ids(.compare(column: 2, .equal, nil)) == [])
+        // A NULL right-hand side is unknown for every operator, and so is its negation.
+        for op in [ComparisonOperator.notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual] {
+            #expect(ids(.compare(column: 2, op, nil)) == [], "score \(op.rawValue) NULL")
+            #expect(ids(.not(.compare(column: 2, op, nil))) == [], "NOT (score \(op.rawValue) NULL)")
+            #expect(ids(.compare(column: 1, op, nil)) == [], "name \(op.rawValue) NULL")
+        }
         #expect(ids(.isNull(column: 2)) == [2])
         #expect(ids(.isNotNull(column: 1)) == [1, 2, 4, 5])
     }

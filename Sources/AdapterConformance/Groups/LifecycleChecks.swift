@@ -56,6 +56,44 @@ enum LifecycleChecks {
             }
         }
         c.expect(fresh.isNew && fresh.id == nil, "a rolled-back insert leaves the record new")
+        // An inner level commits, then the outer one rolls back: rows and records both undone.
+        let nested = ConformanceHooked()
+        nested.name = "nested"
+        let stored = try ConformanceHooked.create(["name": "stored"])
+        c.expectThrows(Refused.self, "an outer rollback after an inner commit") {
+            try store.transaction {
+                try store.transaction {
+                    try nested.save()
+                    stored.name = "stored, changed"
+                    try stored.save()
+                }
+                c.expect(!nested.isNew && nested.id != nil, "inside: the inner level committed the insert")
+                throw Refused()
+            }
+        }
+        c.expect(nested.isNew && nested.id == nil, "outer rollback: the inserted record is new again, without id")
+        c.equal(try ConformanceHooked.where(\.name == "nested").count(), 0, "outer rollback: its row is gone")
+        c.expect(stored.isDirty, "outer rollback: the updated record is dirty again")
+        c.equal(try ConformanceHooked.find(stored.id ?? 0)?.name, "stored", "outer rollback: its row is as before")
+        try nested.save()
+        c.expect(!nested.isNew && nested.id != nil, "the restored record saves again")
+
+        // A second save is an update, after which the record is clean.
+        stored.name = "second"
+        try stored.save()
+        c.expect(!stored.isDirty && stored.changes.isEmpty, "clean after an update")
+
+        // Deleting a record and inserting another with the same id (the id index).
+        let doomedID = try ConformanceHooked.create(["name": "doomed"]).id ?? 0
+        try ConformanceHooked.find(doomedID)?.delete()
+        c.equal(try ConformanceHooked.find(doomedID)?.name, nil, "deleted id not found")
+        let reborn = ConformanceHooked()
+        reborn.id = doomedID
+        reborn.name = "reborn"
+        try reborn.save()
+        c.equal(try ConformanceHooked.find(doomedID)?.name, "reborn", "a new record under a deleted id is found")
+        c.equal(try ConformanceHooked.where(\.name == "doomed").count(), 0, "the old row does not come back")
+
         let next = try ConformanceHooked.create(["name": "after"])
         c.expect((next.id ?? 0) > (record.id ?? 0), "ids keep increasing after rollbacks")
     }

@@ -37,6 +37,11 @@ enum QueryChecks {
             ("name contains \\", P.where("name").contains("\\"), [9]),
             ("name like A_n%", P.where("name").like("A_n%"), [1, 8]),
             ("name like a_n% any case", P.where("name").like("a_n%", caseInsensitive: true), [1, 8]),
+            ("like with a literal %", P.where("name").like(TextOperator.escapeLike("100%") + "%"), [9]),
+            ("like with a literal _", P.where("name").like("%" + TextOperator.escapeLike("_real_") + "%"), [9]),
+            ("like: an escaped _ matches only _", P.where("name").like(TextOperator.escapeLike("A_n") + "%"), []),
+            ("eq(nil) is IS NULL", P.where("age").eq(.null), [3]),
+            ("ne(nil) is IS NOT NULL", P.where("age").ne(.null), [1, 2, 4, 5, 6, 7, 8, 9, 10, 11]),
             ("score == 9.25", P.where(\.score == 9.25), [3, 6]),
             ("active == false", P.where(\.active == false), [3, 7, 9]),
             ("not city == Paris (nil excluded)", P.where(!(\.city == "Paris")), [2, 5, 6, 8, 9, 10, 11]),
@@ -54,6 +59,15 @@ enum QueryChecks {
         let unknown = c.expectThrows(QueryError.self, "an unknown column") { _ = try P.where("nope").eq(1).all() }
         c.expect(unknown != nil, "unknown column is a QueryError")
         c.expectThrows(QueryError.self, "an uncastable value") { _ = try P.where("age").eq("not a number").all() }
+        c.expectThrows(QueryError.self, "the builder refuses < nil (use isNull)") { _ = try P.where("age").gt(.null).all() }
+        // The adapter itself, given a NULL right-hand side: unknown, so no row, for every operator.
+        for op in [ComparisonOperator.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual] {
+            let age = StoreQuery(schema: P.schema, predicate: .compare(column: 2, op, .null))
+            c.equal(try c.store.fetch(age).count, 0, "age \(op.rawValue) NULL matches nothing")
+            c.equal(try c.store.count(age), 0, "count of age \(op.rawValue) NULL")
+            let negated = StoreQuery(schema: P.schema, predicate: .not(.compare(column: 3, op, .null)))
+            c.equal(try c.store.fetch(negated).count, 0, "NOT (city \(op.rawValue) NULL) matches nothing")
+        }
     }
 
     static func ordering(_ c: ConformanceChecker) throws {
@@ -117,6 +131,12 @@ enum QueryChecks {
         c.equal(try P.where(\.city == "Seattle").updateAll(["active": false]), 2, "updateAll counts changed rows")
         c.equal(try P.where(\.city == "Seattle").updateAll(["active": false]), 0, "updateAll of unchanged rows")
         c.equal(try P.where(\.active == false).count(), 5, "updateAll stored")
+        // A windowed update: exactly the ordered page, the same on every adapter.
+        let window = P.order(by: \.score, .descending).order(by: \.name).limit(3).offset(1)
+        let expected = try window.pluck(\.name)
+        c.equal(expected, ["Finn", "cara", "Ann"], "the window (score desc, name; 3 after the first)")
+        c.equal(try window.updateAll(["city": "Window"]), 3, "a windowed updateAll changes the window's rows")
+        c.equal(try P.where(\.city == "Window").order(by: \.name).pluck(\.name), expected.sorted(), "…and only them")
         c.equal(try P.where(\.age < 20).deleteAll(), 2, "deleteAll counts")
         c.equal(try P.count(), 9, "deleteAll stored")
         c.equal(try ids(P.query()), [1, 2, 3, 4, 5, 6, 7, 8, 10], "store order after deletes")
