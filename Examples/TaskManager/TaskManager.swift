@@ -47,7 +47,7 @@ struct TaskManager {
         let arguments = Array(CommandLine.arguments.dropFirst())
         switch arguments.first {
         case "add":
-            let task = try TaskItem(["title": .string(arguments.dropFirst().joined(separator: " "))])
+            let task = try TaskItem(["title": arguments.dropFirst().joined(separator: " ")])
             if try task.saveIfValid() { print("added #\(task.id ?? 0) \(task.title)") } else { print("not added:", task.errors.fullMessages) }
         case "done":
             guard let id = arguments.dropFirst().first.flatMap(Int64.init), let task = try TaskItem.find(id) else {
@@ -71,7 +71,7 @@ struct TaskManager {
             let home = try Project.create(["name": "Home"])
             let work = try Project.create(["name": "Work"])
             let due = Date(timeIntervalSinceNow: 86_400)
-            let milk = try home.tasks.create(["title": "buy milk", "priority": 2, "due": .date(due)])
+            let milk = try home.tasks.create(["title": "buy milk", "priority": 2, "due": due])
             try milk.assignees.create(["name": "ann"])
             let report = try work.tasks.create(["title": "write the report", "priority": 5])
             try report.assignees.create(["name": "bob"])

@@ -19,11 +19,16 @@ struct ColumnResolver<M: ModelProtocol> {
 
     /// The row index of the `@Column` property behind a key path (`\.id` is 0).
     func slot<V>(_ keyPath: KeyPath<M, V>) throws(QueryError) -> Int {
+        try slot(partial: keyPath)
+    }
+
+    /// The row index of the `@Column` property behind a type-erased key path.
+    func slot(partial keyPath: PartialKeyPath<M>) throws(QueryError) -> Int {
         if let cached = KeyPathSlots.cache.withLock({ $0[KeyPathSlots.Key(keyPath)] }) { return cached }
         if (keyPath as AnyKeyPath) == (\M.id as AnyKeyPath) { return 0 }
         let probe = M()
         do {
-            let slot = try probe.slot(of: keyPath)
+            let slot = try probe.slot(ofPartial: keyPath)
             KeyPathSlots.cache.withLock { $0[KeyPathSlots.Key(keyPath)] = slot }
             return slot
         } catch {

@@ -56,7 +56,10 @@ extension Query {
     /// try Person.query().group(by: "city").count()      // [AggregateGroup]: key → count
     /// try Person.query().group(by: "city").sum("score")
     /// ```
-    public func group(by columns: String...) -> GroupedQuery<M> {
+    public func group(by columns: String...) -> GroupedQuery<M> { group(by: columns) }
+
+    /// ``group(by:)-(String...)`` with the column names in an array.
+    public func group(by columns: [String]) -> GroupedQuery<M> {
         GroupedQuery(query: self, columns: Result { () throws(QueryError) in
             let resolver = ColumnResolver<M>()
             var slots: [Int] = []

@@ -105,6 +105,17 @@ public struct Children<Child: ModelProtocol> {
         return child
     }
 
+    /// ``create(_:)-ModelValue`` with Swift values (`["title": title, "due": date]`).
+    @discardableResult
+    public func create(_ attributes: [String: any ModelValueConvertible]) throws -> Child {
+        try create(attributes.mapValues(\.modelValue))
+    }
+
+    /// ``new(_:)-ModelValue`` with Swift values.
+    public func new(_ attributes: [String: any ModelValueConvertible]) throws -> Child {
+        try new(attributes.mapValues(\.modelValue))
+    }
+
     /// Makes an unsaved child from attributes, already linked to the owner.
     public func new(_ attributes: [String: ModelValue] = [:]) throws -> Child {
         let relation = try self.relation()
