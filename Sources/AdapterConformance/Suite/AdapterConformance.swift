@@ -92,6 +92,7 @@ public struct AdapterConformance: Sendable {
         case .eagerLoading: RelationChecks.eagerLoading
         case .transactions: LifecycleChecks.transactions
         case .hooks: LifecycleChecks.hooks
+        case .writesByID: ByIDChecks.writesByID
         case .validations: LifecycleChecks.validations
         case .notifications: LifecycleChecks.notifications
         case .persistence: StoreChecks.persistence

@@ -27,6 +27,9 @@ public enum ConformanceGroup: String, CaseIterable, Sendable, Hashable {
     case transactions
     /// Lifecycle hooks and cancellation.
     case hooks
+    /// Writes by id without loading (`delete(id:)`, `update(id:set:)`: no hooks) and their
+    /// loading forms (`destroy(id:)`, `update(id:) { }`: hooks, rules, validations).
+    case writesByID
     /// Validations on save, including uniqueness against the store.
     case validations
     /// Change notifications after commit, none on rollback.

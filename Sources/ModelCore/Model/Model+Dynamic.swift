@@ -78,22 +78,6 @@ extension ModelProtocol {
     /// Casts a value for a column: nil becomes the declared default on non-optional
     /// columns that have one; the result must decode as the property's Swift type.
     package func castForColumn(_ value: ModelValue, at slot: Int) throws(CastError) -> ModelValue {
-        let schema = recordSchema
-        let column = schema.columns[slot]
-        if value.isNull, !column.isOptional, case .literal(let fallback) = column.defaultValue { return fallback }
-        let cast: ModelValue
-        do {
-            cast = try Caster.cast(value, to: column.castTarget)
-        } catch var error {
-            error.model = schema.modelName
-            error.column = column.name
-            throw error
-        }
-        guard column.accepts(cast) else {
-            throw CastError(
-                model: schema.modelName, column: column.name, value: value, target: column.castTarget,
-                reason: "out of range for the property's Swift type")
-        }
-        return cast
+        try recordSchema.castForAssignment(value, at: slot)
     }
 }

@@ -37,30 +37,10 @@ extension Query {
                     .invalidValue, model: M.schema.modelName, column: name, value: value,
                     message: "\(name) is not optional")
             }
-            assignments[slot] = try Self.assigned(value, to: column, model: M.schema.modelName)
+            assignments[slot] = try M.schema.castForAssignment(value, at: slot)
         }
         guard !assignments.isEmpty else { return 0 }
         let (query, store) = try resolvedByID()
         return try M.updateRows(query, set: assignments, schema: query.schema, store: store)
-    }
-
-    /// `value` cast as assigning it to `column` casts it: a ``CastError`` naming the model
-    /// and column otherwise (including values out of the property's Swift range).
-    static func assigned(_ value: ModelValue, to column: ColumnDefinition, model: String) throws(CastError) -> ModelValue {
-        let cast: ModelValue
-        do {
-            cast = try Caster.cast(value, to: column.castTarget)
-        } catch {
-            var error = error
-            error.model = model
-            error.column = column.name
-            throw error
-        }
-        guard column.accepts(cast) else {
-            throw CastError(
-                model: model, column: column.name, value: value, target: column.castTarget,
-                reason: "out of range for the property's Swift type")
-        }
-        return cast
     }
 }

@@ -1,0 +1,112 @@
+/// Writes by id, without loading the record first.
+///
+/// ```swift
+/// try Person.delete(id: 5)                                  // one DELETE, no hooks
+/// try Person.update(id: 5, set: ["score": 10, "city": city]) // one UPDATE, no hooks
+/// try Person.destroy(id: 5)                                 // loads, hooks and rules run
+/// try Person.update(id: 5) { $0.score += 1 }                // loads, validates, hooks run
+/// ```
+///
+/// The first two are single statements: they skip hooks, validations, `updated_at`
+/// stamping and relation rules (on SQLite, foreign-key actions still apply, as for
+/// `delete()`), and announce one change with the id. The closure forms load the record
+/// and go through `destroy()`/`save()`, so everything per-record runs.
+extension ModelProtocol {
+    /// Deletes the row with this id in one store call, without loading it: no hooks, no
+    /// relation rules. Announces a `.delete` change (its `values` are empty).
+    ///
+    /// - Returns: whether a row was deleted.
+    @discardableResult
+    public static func delete(id: IDValue, in adapter: (any PersistenceAdapter)? = nil) throws -> Bool {
+        let (schema, store) = try context(adapter)
+        let key = id.modelValue
+        guard try store.delete(id: key, from: schema) else { return false }
+        TransactionContext.record(
+            ModelChange(action: .delete, schema: schema, modelType: ObjectIdentifier(Self.self), id: key, values: []),
+            instance: nil, adapter: store, undo: nil)
+        return true
+    }
+
+    /// Loads the record with this id and destroys it: `beforeDestroy`, the delete hooks,
+    /// every relation rule and `afterDestroy` run (see ``destroy()``).
+    ///
+    /// - Returns: `false` when no record has this id or a before-hook declined.
+    @discardableResult
+    public static func destroy(id: IDValue, in adapter: (any PersistenceAdapter)? = nil) throws -> Bool {
+        guard let record = try find(id, in: adapter) else { return false }
+        return try record.destroy()
+    }
+
+    /// Sets columns of the row with this id in one store call, without loading it. Values
+    /// are cast as assignments cast them (`Docs/Casting.md`); the id cannot be set. No
+    /// hooks or validations run and `updated_at` is not stamped. Announces an `.update`
+    /// change naming the columns (its `values` are empty).
+    ///
+    /// - Returns: whether a row with this id exists (and was written).
+    /// - Throws: ``ModelError`` `.unknownColumn`, ``CastError``, store errors; nothing is
+    ///   written then.
+    @discardableResult
+    public static func update(id: IDValue, set values: [String: any ModelValueConvertible], in adapter: (any PersistenceAdapter)? = nil)
+        throws -> Bool
+    {
+        let (schema, store) = try context(adapter)
+        var assignments: [Int: ModelValue] = [:]
+        for (name, value) in values {
+            guard let slot = schema.index(ofColumn: name), slot > 0 else {
+                throw ModelError(
+                    .unknownColumn, model: schema.modelName,
+                    message: name == schema.columns[0].name ? "update(id:set:) cannot change the id" : "no column named \"\(name)\"")
+            }
+            assignments[slot] = try schema.castForAssignment(value.modelValue, at: slot)
+        }
+        let key = id.modelValue
+        let query = StoreQuery(schema: schema, predicate: .compare(column: 0, .equal, key))
+        guard !assignments.isEmpty else { return try store.count(query) > 0 }
+        guard try store.update(query, set: assignments) > 0 || store.count(query) > 0 else { return false }
+        TransactionContext.record(
+            ModelChange(
+                action: .update, schema: schema, modelType: ObjectIdentifier(Self.self), id: key, values: [],
+                changedColumns: assignments.keys.sorted().map { schema.columns[$0].name }),
+            instance: nil, adapter: store, undo: nil)
+        return true
+    }
+
+    /// Loads the record with this id, lets `change` modify it, and saves it: validations,
+    /// hooks and timestamps run as for ``save(to:validate:)``.
+    ///
+    /// - Returns: the saved record, or nil when no record has this id.
+    /// - Throws: what `change` and ``save(to:validate:)`` throw (an invalid record throws
+    ///   its validation error and nothing is written).
+    @discardableResult
+    public static func update(id: IDValue, in adapter: (any PersistenceAdapter)? = nil, _ change: (Self) throws -> Void)
+        throws -> Self?
+    {
+        guard let record = try find(id, in: adapter) else { return nil }
+        try change(record)
+        try record.save()
+        return record
+    }
+}
+
+extension ModelSchema {
+    /// `value` cast for the column at `slot` as assigning it casts it (a nil for a
+    /// non-optional column with a declared default becomes that default).
+    package func castForAssignment(_ value: ModelValue, at slot: Int) throws(CastError) -> ModelValue {
+        let column = columns[slot]
+        if value.isNull, !column.isOptional, case .literal(let fallback) = column.defaultValue { return fallback }
+        let cast: ModelValue
+        do {
+            cast = try Caster.cast(value, to: column.castTarget)
+        } catch var error {
+            error.model = modelName
+            error.column = column.name
+            throw error
+        }
+        guard column.accepts(cast) else {
+            throw CastError(
+                model: modelName, column: column.name, value: value, target: column.castTarget,
+                reason: "out of range for the property's Swift type")
+        }
+        return cast
+    }
+}
