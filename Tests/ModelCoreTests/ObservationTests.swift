@@ -24,6 +24,23 @@ struct ObservationTests {
         #expect(seen == [">a", "a>b"])
     }
 
+    @Test func anInitialObserverIsCalledOnceAtOnce() throws {
+        let task = Task()
+        task.name = "start"
+        var seen: [String] = []
+        let observation = try task.observe(\.name, initial: true) { old, new in seen.append("\(old)>\(new)") }
+        #expect(seen == ["start>start"], "called at registration with the current value")
+        task.name = "next"
+        #expect(seen == ["start>start", "start>next"])
+        observation.cancel()
+        var byName: [ModelValue] = []
+        try task.observe("name", initial: true) { _, new in byName.append(new) }
+        #expect(byName == ["next"])
+        var quiet = 0
+        try task.observe(\.name) { _, _ in quiet += 1 }
+        #expect(quiet == 0, "without initial: nothing until a change")
+    }
+
     @Test func observeByColumnName() throws {
         let task = Task()
         var seen: [ModelValue] = []

@@ -27,25 +27,34 @@ extension ModelProtocol {
     /// ```
     ///
     /// - Throws: ``ModelError`` `.notAColumn` when `keyPath` is not one `@Column` property.
+    /// With `initial: true`, `handler` is also called once at once, with the current
+    /// value as both old and new (to set up a view from the record's state).
     @discardableResult
-    public func observe<T: ColumnValue>(_ keyPath: KeyPath<Self, T>, _ handler: @escaping (_ old: T, _ new: T) -> Void)
-        throws -> ColumnObservation
-    {
+    public func observe<T: ColumnValue>(
+        _ keyPath: KeyPath<Self, T>, initial: Bool = false, _ handler: @escaping (_ old: T, _ new: T) -> Void
+    ) throws -> ColumnObservation {
         let slot = try self.slot(of: keyPath)
-        return addObserver(slot) { old, new in
+        let observation = addObserver(slot) { old, new in
             if let old = T(modelValue: old), let new = T(modelValue: new) { handler(old, new) }
         }
+        if initial, let current = T(modelValue: __values[slot]) { handler(current, current) }
+        return observation
     }
 
     /// Calls `handler` with the old and new stored value every time the named column
     /// changes.
     ///
     /// - Throws: ``ModelError`` `.unknownColumn`.
+    /// With `initial: true`, `handler` is also called once at once with the current value
+    /// as both old and new.
     @discardableResult
-    public func observe(_ column: String, _ handler: @escaping (_ old: ModelValue, _ new: ModelValue) -> Void) throws
-        -> ColumnObservation
-    {
-        addObserver(try slot(named: column), handler)
+    public func observe(
+        _ column: String, initial: Bool = false, _ handler: @escaping (_ old: ModelValue, _ new: ModelValue) -> Void
+    ) throws -> ColumnObservation {
+        let slot = try slot(named: column)
+        let observation = addObserver(slot, handler)
+        if initial { handler(__values[slot], __values[slot]) }
+        return observation
     }
 
     /// Keeps this record's column in step with another record's column.

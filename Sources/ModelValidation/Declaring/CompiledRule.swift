@@ -22,6 +22,8 @@ struct CompiledRule: Sendable {
         case confirmationProperty(@Sendable (ModelObject) -> ModelValue)
         case custom(code: String, body: @Sendable (ModelValue, ModelObject) -> Bool)
         case validator(any ColumnValidator)
+        /// Rules on each element: the element's check, its message, whether nil passes.
+        case each([(check: Check, message: String?, allowsNil: Bool)])
     }
 
     /// A compiled, whole-string regular expression.

@@ -71,6 +71,25 @@ struct RuleCompiler {
             return try accept(validator)
         case .validator(let validator):
             return try accept(validator)
+        case .each(let rules):
+            guard column.type == .array else { throw fits("array columns") }
+            guard let elementType = column.elementType else {
+                throw Failure(reason: "each(…) needs a typed array ([String], [Int]…), not \(column.castTarget)")
+            }
+            guard !rules.isEmpty else { throw Failure(reason: "each(…) needs at least one rule") }
+            let element = ColumnDefinition(
+                name: column.name, propertyName: column.propertyName, type: elementType, isOptional: true, elementType: nil,
+                options: [], defaultValue: .none, index: column.index, accepts: { _ in true })
+            let compiler = RuleCompiler(schema: schema, column: element)
+            var checks: [(check: CompiledRule.Check, message: String?, allowsNil: Bool)] = []
+            for rule in rules {
+                switch rule.kind {
+                case .uniqueness, .confirmation, .each:
+                    throw Failure(reason: "\(rule.kind.name) cannot apply to each element")
+                default: checks.append((try compiler.compile(rule.kind), rule.message, rule.allowsNil))
+                }
+            }
+            return .each(checks)
         }
     }
 

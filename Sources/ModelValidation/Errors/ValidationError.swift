@@ -17,22 +17,26 @@ public struct ValidationError: Sendable, Equatable, CustomStringConvertible {
     public let code: String
     /// The message without the column name (`"can't be blank"`).
     public let message: String
-    /// The value that failed.
+    /// The value that failed (for an element rule, the element).
     public let value: ModelValue
+    /// For a rule on the elements of an array column (``ValidationRule/each(_:)``), the
+    /// failing element's position; nil otherwise.
+    public let index: Int?
 
     /// Creates an error.
-    public init(column: String?, code: String, message: String, value: ModelValue = .null) {
+    public init(column: String?, code: String, message: String, value: ModelValue = .null, index: Int? = nil) {
         self.column = column
         self.code = code
         self.message = message
         self.value = value
+        self.index = index
     }
 
-    /// The message prefixed with the humanised column name (`"due date can't be blank"`);
-    /// just the message for record-level errors.
+    /// The message prefixed with the humanised column name (`"due date can't be blank"`,
+    /// `"tags[2] can't be blank"` for an element); just the message for record-level errors.
     public var fullMessage: String {
         guard let column else { return message }
-        return column.replacingOccurrences(of: "_", with: " ") + " " + message
+        return column.replacingOccurrences(of: "_", with: " ") + (index.map { "[\($0)]" } ?? "") + " " + message
     }
 
     public var description: String { fullMessage }

@@ -14,6 +14,7 @@ enum RuleKind: Sendable {
     case custom(code: String, check: @Sendable (ModelValue, ModelObject) -> Bool)
     case named(String)
     case validator(any ColumnValidator)
+    case each([ElementRule])
 
     /// The rule's name in definition errors.
     var name: String {
@@ -30,6 +31,7 @@ enum RuleKind: Sendable {
         case .custom: "require"
         case .named(let name): "validator \"\(name)\""
         case .validator(let v): "validator \"\(v.code)\""
+        case .each: "each"
         }
     }
 }
@@ -79,4 +81,11 @@ struct NumericBounds: Sendable {
         }
         return nil
     }
+}
+
+/// One rule applied to every element of an array column (``ValidationRule/each(_:)``).
+struct ElementRule: Sendable {
+    let kind: RuleKind
+    let message: String?
+    let allowsNil: Bool
 }

@@ -149,6 +149,19 @@ extension ValidationRule {
     /// Uses this validator.
     public static func validator(_ validator: some ColumnValidator) -> Self { Self(.validator(validator)) }
 
+    /// Applies `rules` to every element of a typed array column. Each failing element is
+    /// one error on the column carrying the element's ``ValidationError/index``
+    /// (`"tags[2] can't be blank"`; `{index}` in message templates). Uniqueness and
+    /// confirmation do not apply to elements.
+    ///
+    /// ```swift
+    /// v.add(\.tags, .each(.presence, .length(...20)))
+    /// v.add(\.emails, .each(.email.message("entry {index} is not an address")))
+    /// ```
+    public static func each(_ rules: ValidationRule<M, ModelValue>...) -> Self {
+        Self(.each(rules.map { ElementRule(kind: $0.kind, message: $0.messageTemplate, allowsNil: $0.allowsNil) }))
+    }
+
     /// A closure rule with its code, message and nil switch.
     static func custom(
         _ code: String, _ message: String?, _ allowNil: Bool, _ body: @escaping @Sendable (ModelValue, ModelObject) -> Bool

@@ -64,6 +64,9 @@ extension CompiledRule {
                 return RuleFailure(code: validator.code, template: validator.message)
             }
             return nil
+        case .each:
+            // Element rules report one error per element: `ValidationPlan.appendElementErrors`.
+            return nil
         }
     }
 

@@ -41,6 +41,11 @@ extension ValidationPlan where M: Validatable {
             if let contexts = rule.contexts, !contexts.contains(context) { continue }
             let value = values[rule.slot]
             if value.isNull, rule.allowsNil { continue }
+            if case .each(let checks) = rule.check {
+                try appendElementErrors(
+                    checks, rule, value, values: values, record: record, id: id, schema: schema, store: store, into: &errors)
+                continue
+            }
             guard
                 let failure = try rule.evaluate(
                     value, row: values, record: record, id: id, schema: schema, store: store)
@@ -60,5 +65,37 @@ extension ValidationPlan where M: Validatable {
             }
         }
         return errors
+    }
+}
+
+extension ValidationPlan {
+    /// Runs ``ValidationRule/each(_:)``'s rules on every element of an array value; each
+    /// failure is an error on the column with the element's ``ValidationError/index``.
+    func appendElementErrors(
+        _ checks: [(check: CompiledRule.Check, message: String?, allowsNil: Bool)], _ rule: CompiledRule, _ value: ModelValue,
+        values: [ModelValue], record: ModelObject, id: ModelValue?, schema: ModelSchema,
+        store: () throws -> any PersistenceAdapter, into errors: inout ValidationErrors
+    ) throws {
+        guard case .array(let elements) = value else { return }
+        for (k, element) in elements.enumerated() {
+            for inner in checks {
+                if element.isNull, inner.allowsNil { continue }
+                let elementRule = CompiledRule(
+                    slot: rule.slot, column: rule.column, check: inner.check, message: inner.message, contexts: nil,
+                    allowsNil: inner.allowsNil)
+                guard
+                    let failure = try elementRule.evaluate(
+                        element, row: values, record: record, id: id, schema: schema, store: store)
+                else { continue }
+                var details = failure.details
+                details["index"] = String(k)
+                if case .string(let text) = element { details["value"] = text } else { details["value"] = element.description }
+                let template = inner.message ?? rule.message ?? failure.template ?? ValidationMessages.template(for: failure.code)
+                errors.append(
+                    ValidationError(
+                        column: rule.column.name, code: failure.code, message: ValidationMessages.render(template, details),
+                        value: element, index: k))
+            }
+        }
     }
 }
