@@ -5,9 +5,9 @@
 package final class TransactionContext {
     package struct Level {
         var changes: [(ModelChange, AnyObject?)] = []
-        /// Records written at this level and their state before (restored on rollback; held
-        /// strongly until the transaction ends).
-        var undo: [(ModelObject, RecordState)] = []
+        /// Records written at this level and how to restore their state before (on
+        /// rollback; held strongly until the transaction ends). See ``RecordUndo``.
+        var undo: [RecordUndo] = []
     }
 
     let adapter: ObjectIdentifier
@@ -38,7 +38,7 @@ package final class TransactionContext {
         }
         let top = context.levels.count - 1
         if !suppressed { context.levels[top].changes.append((change(), instance)) }
-        if let undo { context.levels[top].undo.append(undo) }
+        if let (record, before) = undo { context.levels[top].undo.append(RecordUndo(record, before: before)) }
     }
 
     /// Runs `body` as one transaction level of `adapter`.
@@ -64,7 +64,7 @@ package final class TransactionContext {
             result = try adapter.withTransaction(body)
         } catch {
             let level = finish()
-            for (record, state) in level.undo.reversed() { record.restore(state) }
+            for undo in level.undo.reversed() { undo.restore() }
             throw error
         }
         let level = finish()
