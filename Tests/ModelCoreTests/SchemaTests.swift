@@ -45,8 +45,21 @@ final class BadName: Model {
     init() {}
 }
 
-final class BadTimestamp: Model {
-    @Column var createdAt: String = ""
+/// A table whose `created_at` is Unix seconds another tool writes: not stamped, but
+/// `updated_at` still is.
+final class ForeignTimestamps: Model {
+    @Column("created_at") var createdEpoch: Double = 0
+    @Column var updatedAt: Date?
+    init() {}
+}
+
+final class BadDateStorage: Model {
+    @Column(options: .dateStorage(.text)) var count: Int = 0
+    init() {}
+}
+
+final class TwoDateStorages: Model {
+    @Column(options: [.dateStorage(.text), .dateStorage(.secondsSince1970)]) var when: Date?
     init() {}
 }
 
@@ -122,7 +135,8 @@ struct SchemaTests {
         (BadDefault.schema, .invalidDefault, "due"),
         (DeclaresID.schema, .declaredID, "id"),
         (BadName.schema, .invalidName, "two words"),
-        (BadTimestamp.schema, .invalidTimestampType, "created_at"),
+        (BadDateStorage.schema, .invalidOption, "count"),
+        (TwoDateStorages.schema, .invalidOption, "when"),
         (BadOption.schema, .invalidOption, "count"),
     ])
     func invalidDeclarationsAreRejected(schema: ModelSchema, kind: SchemaError.Kind, column: String) throws {
@@ -131,6 +145,18 @@ struct SchemaTests {
         #expect(problem.column == column)
         #expect(problem.model == schema.modelName)
         #expect(!problem.description.isEmpty)
+    }
+
+    @Test func aTimestampColumnThatIsNotADateIsNotStampedAndDoesNotSwitchTheOtherOff() throws {
+        #expect(ForeignTimestamps.schema.problem == nil)
+        #expect(ForeignTimestamps.schema.createdAtIndex == nil && ForeignTimestamps.schema.updatedAtIndex != nil)
+        try withStore { (_: ArrayAdapter) throws in
+            let record = ForeignTimestamps()
+            record.createdEpoch = 1_700_000_000
+            try record.save()
+            #expect(record.createdEpoch == 1_700_000_000, "left as the caller set it")
+            #expect(record.updatedAt != nil, "updated_at is stamped")
+        }
     }
 
     @Test func commonColumnNamesAreFree() throws {

@@ -106,6 +106,21 @@ package enum DateCodec {
         return out + "Z"
     }
 
+    /// `yyyy-MM-dd HH:mm:ss.SSS` in UTC, always with three fractional digits (rounded to
+    /// the millisecond), so stored texts sort as the dates do: SQLite's and GRDB's form.
+    /// A date outside ``ModelValue/dateRange`` renders as ``iso8601String(_:)`` does.
+    package static func sqlText(_ date: Date) -> String {
+        guard ModelValue.isStorable(date) else { return iso8601String(date) }
+        let totalMillis = Int((date.timeIntervalSince1970 * 1000).rounded())
+        let millis = ((totalMillis % 1000) + 1000) % 1000
+        let seconds = (totalMillis - millis) / 1000
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (y, m, d) = civilFromDays(days)
+        return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + " " + pad(secondOfDay / 3600, 2) + ":"
+            + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2) + "." + pad(millis, 3)
+    }
+
     private static func pad(_ v: Int, _ width: Int) -> String {
         let s = String(abs(v))
         return (v < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - s.count)) + s

@@ -79,6 +79,13 @@ enum SchemaBuilder {
                 }
             }
             let target = CastTarget(columnType, optional: wrapperType.isOptional, elementType: wrapperType.elementType)
+            if let storages = declaration?.options.dateStorages, !storages.isEmpty {
+                if columnType != .date {
+                    problem(.invalidOption, snakeCased(propertyName), "the .dateStorage option needs a Date property, not \(wrapperType.swiftTypeName)")
+                } else if storages.count > 1 {
+                    problem(.invalidOption, snakeCased(propertyName), "one date storage per column, not \(storages.map(\.description).joined(separator: " and "))")
+                }
+            }
 
             if name == "id" {
                 problem(
@@ -110,9 +117,6 @@ enum SchemaBuilder {
                 } else if let factory = declaration.factory {
                     defaultValue = .factory(factory)
                 }
-            }
-            if (name == "created_at" || name == "updated_at"), M.recordsTimestamps, target.type != .date {
-                problem(.invalidTimestampType, name, "\(name) is filled in automatically and must be a Date (or set recordsTimestamps to false)")
             }
             columns.append(
                 ColumnDefinition(

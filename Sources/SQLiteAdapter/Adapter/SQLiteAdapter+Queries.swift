@@ -5,7 +5,7 @@ extension SQLiteAdapter {
     /// query's keys and then `rowid` (store order for ties).
     public func fetch(_ query: StoreQuery) throws -> [[ModelValue]] {
         let mapping = try mapping(for: query.schema)
-        let (sql, arguments) = try SQLCompiler.select(query, columns: mapping.columnList)
+        let (sql, arguments) = try SQLCompiler.select(query, columns: mapping.columnList, dates: mapping.dates)
         let layout = mapping.layout
         return try reading { db in
             try db.query(sql, arguments) { statement in
@@ -18,8 +18,8 @@ extension SQLiteAdapter {
 
     /// `SELECT count(*)` of the rows matching `query` (limit and offset apply).
     public func count(_ query: StoreQuery) throws -> Int {
-        _ = try mapping(for: query.schema)
-        let (sql, arguments) = try SQLCompiler.count(query)
+        let mapping = try mapping(for: query.schema)
+        let (sql, arguments) = try SQLCompiler.count(query, dates: mapping.dates)
         return try reading { db in
             try db.query(sql, arguments) { statement in
                 try statement.step() ? Int(sqlite3_column_int64(statement.handle, 0)) : 0
@@ -29,18 +29,19 @@ extension SQLiteAdapter {
 
     /// Deletes the rows matching `query` in one `DELETE` statement.
     public func delete(_ query: StoreQuery) throws -> Int {
-        _ = try mapping(for: query.schema)
-        let (sql, arguments) = try SQLCompiler.delete(query)
+        let mapping = try mapping(for: query.schema)
+        let (sql, arguments) = try SQLCompiler.delete(query, dates: mapping.dates)
         return try writing { db in try db.run(sql, arguments) }
     }
 
     /// Sets columns on the rows matching `query` in one `UPDATE` statement; returns how
     /// many rows changed (rows already holding the values are not counted).
     public func update(_ query: StoreQuery, set values: [Int: ModelValue]) throws -> Int {
-        _ = try mapping(for: query.schema)
+        let mapping = try mapping(for: query.schema)
         try query.schema.checkUpdate(values)
         if values.isEmpty { return 0 }
-        let (sql, arguments) = try SQLCompiler.update(query, set: values.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        let (sql, arguments) = try SQLCompiler.update(
+            query, set: values.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, dates: mapping.dates)
         return try writing { db in try db.run(sql, arguments) }
     }
 
@@ -50,10 +51,10 @@ extension SQLiteAdapter {
     /// - Throws: ``StoreError`` `.invalidRequest` without an aggregate; `.storage` on
     ///   integer overflow in `sum`.
     public func aggregate(_ query: StoreQuery) throws -> [AggregateGroup] {
-        _ = try mapping(for: query.schema)
+        let mapping = try mapping(for: query.schema)
         let aggregate = try query.checkedAggregate()
         let schema = query.schema
-        let (sql, arguments) = try SQLCompiler.aggregate(query, aggregate)
+        let (sql, arguments) = try SQLCompiler.aggregate(query, aggregate, dates: mapping.dates)
         let keyColumns = aggregate.groupBy.map { schema.columns[$0] }
         let valueColumn = aggregate.column.map { schema.columns[$0] }
         do {
@@ -62,12 +63,15 @@ extension SQLiteAdapter {
                     var groups: [AggregateGroup] = []
                     while try statement.step() {
                         var keys: [ModelValue] = []
-                        for (k, column) in keyColumns.enumerated() { keys.append(try statement.value(at: Int32(k), as: column)) }
+                        for (k, column) in keyColumns.enumerated() {
+                            keys.append(try statement.value(at: Int32(k), as: column, dates: mapping.dates[column.index]))
+                        }
                         let index = Int32(keyColumns.count)
                         let value: ModelValue
                         switch aggregate.function {
                         case .count, .sum, .average: value = statement.rawValue(at: index)
-                        case .min, .max: value = try valueColumn.map { try statement.value(at: index, as: $0) } ?? .null
+                        case .min, .max:
+                            value = try valueColumn.map { try statement.value(at: index, as: $0, dates: mapping.dates[$0.index]) } ?? .null
                         }
                         groups.append(AggregateGroup(keys: keys, value: value))
                     }
@@ -86,7 +90,9 @@ extension SQLiteAdapter {
 
 extension SQLCompiler {
     /// `SELECT keys…, fn(column) FROM (selected rows) GROUP BY keys ORDER BY keys`.
-    static func aggregate(_ query: StoreQuery, _ aggregate: Aggregate) throws -> (String, [ModelValue]) {
+    static func aggregate(_ query: StoreQuery, _ aggregate: Aggregate, dates: [DateStorage?] = []) throws
+        -> (String, [ModelValue])
+    {
         let schema = query.schema
         func name(_ index: Int) -> String { SQLText.quote(schema.columns[index].name) }
         let target = aggregate.column.map(name) ?? "*"
@@ -102,11 +108,11 @@ extension SQLCompiler {
         let source: String
         var arguments: [ModelValue] = []
         if isWindowed(query) {
-            let (inner, innerArguments) = try select(query, columns: "*")
+            let (inner, innerArguments) = try select(query, columns: "*", dates: dates)
             source = "(\(inner))"
             arguments = innerArguments
         } else {
-            var compiler = SQLCompiler(schema)
+            var compiler = SQLCompiler(schema, dates: dates)
             source = SQLText.quote(schema.tableName) + (try compiler.whereClause(query))
             arguments = compiler.arguments
         }

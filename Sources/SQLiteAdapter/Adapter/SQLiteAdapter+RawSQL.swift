@@ -60,7 +60,7 @@ extension SQLiteAdapter {
     /// the model's columns by name, and every model column must be present.
     func records<M: ModelProtocol>(_ type: M.Type, _ sql: String, _ arguments: [ModelValue]) throws -> [M] {
         let schema = M.schema
-        try prepare(schema)
+        let dates = try mapping(for: schema).dates
         let rows: [[ModelValue]] = try reading { db in
             try db.query(sql, arguments) { statement in
                 let names = statement.columnNames
@@ -78,7 +78,9 @@ extension SQLiteAdapter {
                     var row: [ModelValue] = []
                     row.reserveCapacity(positions.count)
                     for (k, column) in schema.columns.enumerated() {
-                        row.append(try statement.value(at: positions[k], as: column, table: schema.tableName, idAt: positions[0]))
+                        row.append(
+                            try statement.value(
+                                at: positions[k], as: column, table: schema.tableName, idAt: positions[0], dates: dates[k]))
                     }
                     rows.append(row)
                 }

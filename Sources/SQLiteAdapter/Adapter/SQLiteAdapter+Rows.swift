@@ -19,7 +19,7 @@ extension SQLiteAdapter {
             statements.insert = statement
             defer { statement.reset() }
             do {
-                try statement.bind(row)
+                try statement.bind(mapping.stored(row))
                 _ = try statement.step()
             } catch let error as SQLiteError {
                 if error.extendedCode == ExtendedCode.primaryKey {
@@ -54,7 +54,7 @@ extension SQLiteAdapter {
             do {
                 var index: Int32 = 1
                 for column in columns {
-                    try statement.bind(row[column], at: index)
+                    try statement.bind(mapping.stored(row[column], column), at: index)
                     index += 1
                 }
                 try statement.bind(row[0], at: index)

@@ -164,7 +164,7 @@ public final class SQLiteAdapter: PersistenceAdapter, @unchecked Sendable {
                 .invalidRequest, table: schema.tableName,
                 message: "the table already stores another model; \(schema.modelName) needs its own tableName")
         }
-        let mapping = try TableMapping(schema)
+        let mapping = try TableMapping(schema, dates: configuration.dateStorage)
         for parent in mapping.foreignKeys.map(\.parent) where parent !== schema && !visiting.contains(ObjectIdentifier(parent)) {
             _ = try prepareTable(parent, db, visiting: visiting.union([key]))
         }

@@ -38,6 +38,11 @@ public struct SQLiteConfiguration: Sendable, Hashable {
     public var readerCount: Int = 4
     /// Whether SQLite enforces foreign keys (`PRAGMA foreign_keys`, default `true`).
     public var foreignKeys: Bool = true
+    /// How `Date` columns are stored unless a column declares its own
+    /// (``ColumnOptions/dateStorage(_:)``): `.secondsSinceReferenceDate` (REAL, exact) unless
+    /// set. Set it to `.secondsSince1970`, `.millisecondsSince1970` or `.text` to map
+    /// tables other tools wrote (see ``DateStorage``).
+    public var dateStorage: DateStorage = .secondsSinceReferenceDate
     /// Whether every statement is logged with its duration, to ``ModelLog`` subsystem
     /// `"sqlite"` at `.debug` (default `false`; also enable that level:
     /// `ModelLog.setLevel(.debug, for: "sqlite")`).

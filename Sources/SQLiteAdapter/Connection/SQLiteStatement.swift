@@ -129,7 +129,8 @@ final class SQLiteStatement {
     /// (when given), the row's id (read from result column `idIndex`), the column and the
     /// stored value.
     @inline(__always) func value(
-        at index: Int32, type: ColumnType, _ columns: [ColumnDefinition], _ k: Int, table: String = "", idAt idIndex: Int32? = nil
+        at index: Int32, type: ColumnType, _ columns: [ColumnDefinition], _ k: Int, table: String = "", idAt idIndex: Int32? = nil,
+        dates: DateStorage? = nil
     ) throws -> ModelValue {
         let storage = sqlite3_column_type(handle, index)
         if storage == SQLITE_NULL { return .null }
@@ -140,7 +141,13 @@ final class SQLiteStatement {
         case .string where storage == SQLITE_TEXT, .text where storage == SQLITE_TEXT: return .string(text(at: index))
         case .bool where storage == SQLITE_INTEGER: return .bool(sqlite3_column_int64(handle, index) != 0)
         case .date where storage == SQLITE_FLOAT || storage == SQLITE_INTEGER:
-            return .date(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(handle, index)))
+            let number = sqlite3_column_double(handle, index)
+            guard let dates else { return .date(Date(timeIntervalSinceReferenceDate: number)) }
+            return .date(dates.date(fromNumber: number))
+        case .date where storage == SQLITE_TEXT && dates == .text:
+            let text = text(at: index)
+            if let date = DateCodec.parse(text) { return .date(date) }
+            return try converted(at: index, columns[k], table: table, idAt: idIndex)
         case .data where storage == SQLITE_BLOB: return .data(blob(at: index))
         default: return try converted(at: index, columns[k], table: table, idAt: idIndex)
         }
@@ -174,10 +181,10 @@ final class SQLiteStatement {
     }
 
     /// The value of result column `index` decoded as `column` of `table`.
-    func value(at index: Int32, as column: ColumnDefinition, table: String = "", idAt idIndex: Int32? = nil) throws
-        -> ModelValue
-    {
-        try value(at: index, type: column.type, [column], 0, table: table, idAt: idIndex)
+    func value(
+        at index: Int32, as column: ColumnDefinition, table: String = "", idAt idIndex: Int32? = nil, dates: DateStorage? = nil
+    ) throws -> ModelValue {
+        try value(at: index, type: column.type, [column], 0, table: table, idAt: idIndex, dates: dates)
     }
 
     /// The current row decoded with `layout` (result column k is the schema's column k).
@@ -187,7 +194,9 @@ final class SQLiteStatement {
             try [ModelValue](unsafeUninitializedCapacity: count) { buffer, initialized in
                 for k in 0..<count {
                     buffer.initializeElement(
-                        at: k, to: try value(at: Int32(k), type: types[k], layout.columns, k, table: layout.table, idAt: 0))
+                        at: k,
+                        to: try value(
+                            at: Int32(k), type: types[k], layout.columns, k, table: layout.table, idAt: 0, dates: layout.dates[k]))
                     initialized = k + 1
                 }
             }
@@ -207,9 +216,12 @@ struct RowLayout: @unchecked Sendable {
     let types: [ColumnType]
     let columns: [ColumnDefinition]
     let table: String
+    /// Per column, how its dates are stored (nil for other columns).
+    let dates: [DateStorage?]
 
-    init(_ schema: ModelSchema) {
+    init(_ schema: ModelSchema, dates: [DateStorage?]) {
         table = schema.tableName
+        self.dates = dates
         columns = schema.columns
         types = schema.columns.map(\.type)
     }

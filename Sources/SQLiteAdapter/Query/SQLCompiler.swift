@@ -13,8 +13,14 @@
 struct SQLCompiler {
     private(set) var arguments: [ModelValue] = []
     let schema: ModelSchema
+    /// Per column, how the table stores dates (``TableMapping/dates``): date values
+    /// compared with or assigned to a column are bound in its storage.
+    let dates: [DateStorage?]
 
-    init(_ schema: ModelSchema) { self.schema = schema }
+    init(_ schema: ModelSchema, dates: [DateStorage?] = []) {
+        self.schema = schema
+        self.dates = dates
+    }
 
     private func column(_ index: Int) throws -> String {
         guard schema.columns.indices.contains(index) else {
@@ -28,11 +34,19 @@ struct SQLCompiler {
         return "?"
     }
 
+    /// Binds a value compared with or assigned to column `index`, in its date storage.
+    private mutating func bind(_ value: ModelValue, column index: Int) -> String {
+        if case .date(let date) = value, index < dates.count, let storage = dates[index] {
+            return bind(storage.stored(date))
+        }
+        return bind(value)
+    }
+
     /// The `WHERE` clause body for `predicate`.
     mutating func condition(_ predicate: QueryPredicate) throws -> String {
         switch predicate {
         case .compare(let index, let op, let value):
-            return "\(try column(index)) \(op.rawValue) \(bind(value))"
+            return "\(try column(index)) \(op.rawValue) \(bind(value, column: index))"
         case .isNull(let index):
             return "\(try column(index)) IS NULL"
         case .isNotNull(let index):
@@ -40,14 +54,14 @@ struct SQLCompiler {
         case .isIn(let index, let values):
             if values.isEmpty { return "0" }
             let name = try column(index)
-            return "\(name) IN (\(values.map { bind($0) }.joined(separator: ", ")))"
+            return "\(name) IN (\(values.map { bind($0, column: index) }.joined(separator: ", ")))"
         case .notIn(let index, let values):
             if values.isEmpty { return "1" }
             let name = try column(index)
-            return "\(name) NOT IN (\(values.map { bind($0) }.joined(separator: ", ")))"
+            return "\(name) NOT IN (\(values.map { bind($0, column: index) }.joined(separator: ", ")))"
         case .between(let index, let low, let high):
             let name = try column(index)
-            return "\(name) BETWEEN \(bind(low)) AND \(bind(high))"
+            return "\(name) BETWEEN \(bind(low, column: index)) AND \(bind(high, column: index))"
         case .text(let index, let op, let text, let caseInsensitive):
             let name = try column(index)
             let type = schema.columns[index].type
@@ -138,8 +152,8 @@ struct SQLCompiler {
     // MARK: Statements
 
     /// `SELECT columns FROM table WHERE … ORDER BY … LIMIT … OFFSET …`.
-    static func select(_ query: StoreQuery, columns: String) throws -> (String, [ModelValue]) {
-        var compiler = SQLCompiler(query.schema)
+    static func select(_ query: StoreQuery, columns: String, dates: [DateStorage?] = []) throws -> (String, [ModelValue]) {
+        var compiler = SQLCompiler(query.schema, dates: dates)
         let table = SQLText.quote(query.schema.tableName)
         let sql =
             "SELECT \(columns) FROM \(table)" + (try compiler.whereClause(query)) + (try compiler.orderClause(query))
@@ -148,43 +162,46 @@ struct SQLCompiler {
     }
 
     /// The rowids the query selects, as a subquery (for windowed counts, deletes, updates).
-    static func rowids(_ query: StoreQuery) throws -> (String, [ModelValue]) {
-        try select(query, columns: "rowid")
+    static func rowids(_ query: StoreQuery, dates: [DateStorage?] = []) throws -> (String, [ModelValue]) {
+        try select(query, columns: "rowid", dates: dates)
     }
 
     /// `SELECT count(*) …`.
-    static func count(_ query: StoreQuery) throws -> (String, [ModelValue]) {
+    static func count(_ query: StoreQuery, dates: [DateStorage?] = []) throws -> (String, [ModelValue]) {
         let table = SQLText.quote(query.schema.tableName)
         if isWindowed(query) {
-            let (inner, arguments) = try select(query, columns: "1")
+            let (inner, arguments) = try select(query, columns: "1", dates: dates)
             return ("SELECT count(*) FROM (\(inner))", arguments)
         }
-        var compiler = SQLCompiler(query.schema)
+        var compiler = SQLCompiler(query.schema, dates: dates)
         return ("SELECT count(*) FROM \(table)" + (try compiler.whereClause(query)), compiler.arguments)
     }
 
     /// `DELETE FROM … WHERE …` (through the selected rowids when windowed).
-    static func delete(_ query: StoreQuery) throws -> (String, [ModelValue]) {
+    static func delete(_ query: StoreQuery, dates: [DateStorage?] = []) throws -> (String, [ModelValue]) {
         let table = SQLText.quote(query.schema.tableName)
         if isWindowed(query) {
-            let (inner, arguments) = try rowids(query)
+            let (inner, arguments) = try rowids(query, dates: dates)
             return ("DELETE FROM \(table) WHERE rowid IN (\(inner))", arguments)
         }
-        var compiler = SQLCompiler(query.schema)
+        var compiler = SQLCompiler(query.schema, dates: dates)
         return ("DELETE FROM \(table)" + (try compiler.whereClause(query)), compiler.arguments)
     }
 
     /// `UPDATE … SET …` on the selected rows whose values differ (so the change count
     /// matches the in-memory engine's, which skips rows already holding the values).
-    static func update(_ query: StoreQuery, set values: [(column: Int, value: ModelValue)]) throws -> (String, [ModelValue]) {
+    static func update(
+        _ query: StoreQuery, set values: [(column: Int, value: ModelValue)], dates: [DateStorage?] = []
+    ) throws -> (String, [ModelValue]) {
         let table = SQLText.quote(query.schema.tableName)
-        var compiler = SQLCompiler(query.schema)
-        let sets = try values.map { "\(try compiler.column($0.column)) = \(compiler.bind($0.value))" }.joined(separator: ", ")
-        let unchanged = try values.map { "\(try compiler.column($0.column)) IS \(compiler.bind($0.value))" }
+        var compiler = SQLCompiler(query.schema, dates: dates)
+        let sets = try values.map { "\(try compiler.column($0.column)) = \(compiler.bind($0.value, column: $0.column))" }
+            .joined(separator: ", ")
+        let unchanged = try values.map { "\(try compiler.column($0.column)) IS \(compiler.bind($0.value, column: $0.column))" }
             .joined(separator: " AND ")
         var sql = "UPDATE \(table) SET \(sets) WHERE NOT (\(unchanged))"
         if isWindowed(query) {
-            let (inner, arguments) = try rowids(query)
+            let (inner, arguments) = try rowids(query, dates: dates)
             sql += " AND rowid IN (\(inner))"
             return (sql, compiler.arguments + arguments)
         }

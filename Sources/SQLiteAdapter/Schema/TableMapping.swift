@@ -15,11 +15,19 @@ struct TableMapping: @unchecked Sendable {
     /// The `@BelongsTo` foreign keys: row index, parent schema, `ON DELETE` action.
     let foreignKeys: [(column: Int, parent: ModelSchema, onDelete: String)]
 
-    init(_ schema: ModelSchema) throws {
+    /// Per column, how dates are stored (nil for columns that are not dates).
+    let dates: [DateStorage?]
+    /// Whether some date column is stored other than as seconds since 2001 (the binder's
+    /// own form), so rows need converting before they are bound.
+    let convertsDates: Bool
+
+    init(_ schema: ModelSchema, dates defaultDates: DateStorage = .secondsSinceReferenceDate) throws {
         try schema.validate()
         self.schema = schema
         table = SQLText.quote(schema.tableName)
-        layout = RowLayout(schema)
+        dates = schema.columns.map { $0.type == .date ? ($0.dateStorage ?? defaultDates) : nil }
+        convertsDates = dates.contains { $0 != nil && $0 != .secondsSinceReferenceDate }
+        layout = RowLayout(schema, dates: dates)
         columnList = schema.columns.map { SQLText.quote($0.name) }.joined(separator: ", ")
         insertSQL = "INSERT INTO \(table) (\(columnList)) VALUES (\(SQLText.placeholders(schema.columns.count)))"
         let id = SQLText.quote(schema.columns[0].name)
@@ -58,7 +66,7 @@ struct TableMapping: @unchecked Sendable {
     /// `ALTER TABLE ADD COLUMN`).
     func columnDefinition(_ index: Int, forAdding: Bool = false) -> String {
         let column = schema.columns[index]
-        var sql = SQLText.quote(column.name) + " " + column.type.sqliteType
+        var sql = SQLText.quote(column.name) + " " + (dates[index]?.sqliteType ?? column.type.sqliteType)
         if index == 0 {
             sql += schema.idGeneration == .autoIncrement ? " PRIMARY KEY AUTOINCREMENT" : " NOT NULL PRIMARY KEY"
             return sql
@@ -68,8 +76,10 @@ struct TableMapping: @unchecked Sendable {
             // A new NOT NULL column needs a default for the rows already stored: the
             // declared default, or the property's initial value evaluated once.
             let value = forAdding ? column.defaultValue.makeValue() : defaultLiteral(column)
-            if let value, !value.isNull, let literal = SQLText.literal(value) { sql += " DEFAULT " + literal }
-        } else if case .literal(let value) = column.defaultValue, !value.isNull, let literal = SQLText.literal(value) {
+            if let value, !value.isNull, let literal = SQLText.literal(stored(value, index)) { sql += " DEFAULT " + literal }
+        } else if case .literal(let value) = column.defaultValue, !value.isNull,
+            let literal = SQLText.literal(stored(value, index))
+        {
             sql += " DEFAULT " + literal
         }
         if let key = foreignKeys.first(where: { $0.column == index }) {
@@ -98,6 +108,33 @@ struct TableMapping: @unchecked Sendable {
             guard unique || column.options.contains(.indexed) else { return nil }
             let name = SQLText.quote("\(schema.tableName)_\(column.name)_\(unique ? "unique" : "index")")
             return "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(name) ON \(table) (\(SQLText.quote(column.name)))"
+        }
+    }
+
+    // MARK: Dates
+
+    /// `value` as column `index` stores it (dates in the column's ``DateStorage``).
+    @inline(__always) func stored(_ value: ModelValue, _ index: Int) -> ModelValue {
+        if case .date(let date) = value, index < dates.count, let storage = dates[index] { return storage.stored(date) }
+        return value
+    }
+
+    /// `row` with every date in its column's storage (the row itself when no column needs it).
+    @inline(__always) func stored(_ row: [ModelValue]) -> [ModelValue] {
+        guard convertsDates else { return row }
+        var out = row
+        for k in out.indices { out[k] = stored(out[k], k) }
+        return out
+    }
+}
+
+extension DateStorage {
+    /// The SQLite column type of this storage.
+    var sqliteType: String {
+        switch self {
+        case .millisecondsSince1970: "INTEGER"
+        case .text: "TEXT"
+        default: "REAL"
         }
     }
 }
