@@ -1,0 +1,18 @@
+import ArrayAdapter
+
+final class NotificationsDoc_Task: Model {
+    @Column var name = ""
+    init() {}
+}
+
+enum NotificationsDoc {
+    struct Context {
+        let importFixtures: () throws -> Void
+    }
+
+    static func withContext(_ body: (Context) throws -> Void) throws {
+        try ModelStore.using(ArrayAdapter()) {
+            try body(Context(importFixtures: { try NotificationsDoc_Task.create(["name": "fixture"]) }))
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import ArrayAdapter
+import Foundation
+
+final class SerializationDoc_Task: Model {
+    @Column var name = ""
+    @Column var notes = ""
+    @Column var dueDate: Date?
+    @Column var updatedAt: Date?
+    init() {}
+}
+
+enum SerializationDoc {
+    struct Context {
+        let task: SerializationDoc_Task
+        let arrayData: Data
+        let data: Data
+    }
+
+    static func withContext(_ body: (Context) throws -> Void) throws {
+        try ModelStore.using(ArrayAdapter()) {
+            let task = try SerializationDoc_Task.create(["name": "walk", "notes": "leash"])
+            let array = Data(#"[{"name": "a"}, {"name": "b"}]"#.utf8)
+            let incoming = Data(#"[{"id": 1, "name": "walk", "notes": "changed"}, {"name": "new"}]"#.utf8)
+            try body(Context(task: task, arrayData: array, data: incoming))
+        }
+    }
+}

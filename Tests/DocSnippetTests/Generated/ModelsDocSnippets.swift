@@ -1,0 +1,86 @@
+// Generated from Docs/Models.md by Scripts/doc-snippets.py: do not edit; edit the document and rerun.
+// swift-format-ignore-file
+
+import ArrayAdapter
+import FileAdapter
+import Foundation
+import SQLiteAdapter
+import Testing
+
+// Docs/Models.md, snippet 1 (line 3)
+final class ModelsDoc_Task: Model {
+    @Column var name: String = ""                        // "name", string
+    @Column var longName: String?                        // "long_name", string?
+    @Column(default: "2012-09-15") var dueDate: Date?    // declared default, cast at declaration
+    @Column("notes_text") var notes: String = ""         // explicit column name
+    @Column(options: [.indexed]) var priority: Int = 0
+    @Column var tags: [String] = []                      // array<string>
+    @Column var settings: [String: ModelValue] = [:]     // dictionary
+    @Column(options: .text) var body: String = ""         // text (long string)
+    @Column var createdAt: Date?                         // stamped on first save
+    @Column var updatedAt: Date?                         // stamped on every save
+    init() {}
+}
+
+// Docs/Models.md, snippet 3 (line 60)
+final class ModelsDoc_Device: Model { typealias IDValue = UUID;   init() {} }   // generated on first save
+
+// Docs/Models.md, snippet 3 (line 60)
+final class ModelsDoc_Country: Model { typealias IDValue = String; init() {} }  // set by the caller
+
+extension ModelsDoc {
+    /// Docs/Models.md, snippet 1 (line 3).
+    static func snippet1(_ context: Context) throws {
+        _ = context
+
+    }
+
+    /// Docs/Models.md, snippet 2 (line 33).
+    static func snippet2(_ context: Context) throws {
+        show(ModelsDoc_Task.schema.tableName)                     // "tasks"
+        show(ModelsDoc_Task.columns.map(\.name))                  // ["id", "name", "long_name", …]
+        show(ModelsDoc_Task.column(named: "due_date")?.type)      // .date
+        show(ModelsDoc_Task.column(named: "due_date")?.isOptional) // true
+    }
+
+    /// Docs/Models.md, snippet 3 (line 60).
+    static func snippet3(_ context: Context) throws {
+        _ = context
+    }
+
+    /// Docs/Models.md, snippet 4 (line 87).
+    static func snippet4(_ context: Context) throws {
+        let task = context.task
+        let fixedDate = context.fixedDate
+        try show(ModelClock.using({ fixedDate }) { try task.save() })   // task-local
+        show(ModelClock.set { fixedDate })                               // process-wide
+    }
+
+    /// Docs/Models.md, snippet 5 (line 112).
+    static func snippet5(_ context: Context) throws {
+        let task = context.task
+        show(task.isNew)        // never saved (or deleted)
+        show(task.isDirty)      // differs from what was saved (or initialised)
+        show(task.changes)      // ["name": "a" → "b"]
+        show(task.revert())     // back to the saved (or initial) values
+        try show(task.reload()) // values from the store
+    }
+
+    /// Docs/Models.md, snippet 6 (line 125).
+    static func snippet6(_ context: Context) throws {
+        let task = try ModelsDoc_Task(["name": "walk", "due_date": "2012-09-15"])   // all or nothing
+        try show(task.set("due_date", to: "2012-09-19"))
+        try show(task["due_date"])       // .date(…)
+        show(task.attributes)            // ["id": nil, "name": "walk", …]
+        show(task)
+    }
+}
+
+@Suite("Docs/Models.md snippets") struct ModelsDocSnippetTests {
+    @Test func snippet1() throws { try ModelsDoc.withContext { try ModelsDoc.snippet1($0) } }
+    @Test func snippet2() throws { try ModelsDoc.withContext { try ModelsDoc.snippet2($0) } }
+    @Test func snippet3() throws { try ModelsDoc.withContext { try ModelsDoc.snippet3($0) } }
+    // snippet 4 is compiled only (marked compile-only in the document)
+    @Test func snippet5() throws { try ModelsDoc.withContext { try ModelsDoc.snippet5($0) } }
+    @Test func snippet6() throws { try ModelsDoc.withContext { try ModelsDoc.snippet6($0) } }
+}

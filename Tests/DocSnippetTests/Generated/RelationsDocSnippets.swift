@@ -1,0 +1,135 @@
+// Generated from Docs/Relations.md by Scripts/doc-snippets.py: do not edit; edit the document and rerun.
+// swift-format-ignore-file
+
+import ArrayAdapter
+import FileAdapter
+import Foundation
+import SQLiteAdapter
+import Testing
+
+// Docs/Relations.md, snippet 1 (line 8)
+final class RelationsDoc_Task: Model {
+    @Column var name = ""
+    @HasMany(dependent: .destroy) var assignees: Children<RelationsDoc_Assignee>
+    init() {}
+}
+
+// Docs/Relations.md, snippet 1 (line 8)
+final class RelationsDoc_Assignee: Model {
+    @Column var name = ""
+    @BelongsTo var task: RelationsDoc_Task?          // adds the column "task_id"
+    @HasMany(dependent: .delete) var comments: Children<RelationsDoc_Comment>
+    init() {}
+}
+
+// Docs/Relations.md, snippet 1 (line 8)
+final class RelationsDoc_Comment: Model {
+    @Column var body = ""
+    @BelongsTo var assignee: RelationsDoc_Assignee?
+    init() {}
+}
+
+// Docs/Relations.md, snippet 2 (line 56)
+final class RelationsDoc_Mail: Model {
+    @BelongsTo var sender: RelationsDoc_Person?
+    @BelongsTo var recipient: RelationsDoc_Person?
+    init() {}
+}
+
+// Docs/Relations.md, snippet 2 (line 56)
+final class RelationsDoc_Person: Model {
+    @HasMany(\RelationsDoc_Mail.sender) var sent: Children<RelationsDoc_Mail>
+    @HasMany(\RelationsDoc_Mail.recipient, dependent: .delete) var received: Children<RelationsDoc_Mail>
+    init() {}
+}
+
+// Docs/Relations.md, snippet 5 (line 113)
+final class RelationsDoc_Member: Model {
+    @HasOne(dependent: .destroy) var card: RelationsDoc_Card?
+    init() {}
+}
+
+// Docs/Relations.md, snippet 5 (line 113)
+final class RelationsDoc_Card: Model {
+    @Column var number = ""
+    @BelongsTo var member: RelationsDoc_Member?      // the foreign key lives on the child
+    init() {}
+}
+
+extension RelationsDoc {
+    /// Docs/Relations.md, snippet 1 (line 8).
+    static func snippet1(_ context: Context) throws {
+        _ = context
+
+
+
+    }
+
+    /// Docs/Relations.md, snippet 2 (line 56).
+    static func snippet2(_ context: Context) throws {
+        _ = context
+    }
+
+    /// Docs/Relations.md, snippet 3 (line 78).
+    static func snippet3(_ context: Context) throws {
+        let task = context.task
+        let bob = RelationsDoc_Assignee()
+        bob.task = task                 // sets task_id; the same parent again does not dirty bob
+        show(bob.task?.name)                  // loads the parent, cached until task_id changes
+        let t = try bob.parent(\.task)  // the same, with store errors thrown instead of nil
+        bob.task = nil                  // clears task_id
+        show(bob, t)
+    }
+
+    /// Docs/Relations.md, snippet 4 (line 95).
+    static func snippet4(_ context: Context) throws {
+        let task = context.task
+        let erin = context.erin
+        try show(task.assignees.all())
+        try show(task.assignees.where(\.name == "bob").count())
+        try show(task.assignees.where("name").beginsWith("b").order(by: "name").first())
+        try show(task.assignees.query.page(2, per: 20))
+
+        let carol = try task.assignees.create(["name": "carol"])   // linked and saved
+        let dave = try task.assignees.new(["name": "dave"])        // linked, not saved
+        try show(task.assignees.append(erin))    // sets erin.task_id and saves erin
+        try show(task.assignees.remove(erin))    // sets erin.task_id to nil and saves; false if not a child
+        show(carol, dave)
+    }
+
+    /// Docs/Relations.md, snippet 5 (line 113).
+    static func snippet5(_ context: Context) throws {
+        let member = context.member
+        let newCard = context.newCard
+
+        show(member.card)                   // the card, or nil
+        member.card = newCard         // staged
+        try show(member.save())             // links newCard; destroys the old card (its rule)
+    }
+
+    /// Docs/Relations.md, snippet 6 (line 154).
+    static func snippet6(_ context: Context) throws {
+        let tasks = try RelationsDoc_Task.query().including(\.assignees).all()            // 2 store queries
+        for task in tasks {
+            for a in try task.assignees.all() { print(a.name) }            // no query
+        }
+
+        // nested includes, and shaping the children's query
+        let deep = try RelationsDoc_Task.query()
+            .including(\.assignees) { $0.including(\.comments).order(by: "name") }
+            .all()                                                          // 3 store queries
+
+        // a parent (one query for all distinct parents) or a has-one
+        let assignees = try RelationsDoc_Assignee.query().including(\.task).all()
+        show(tasks, deep, assignees)
+    }
+}
+
+@Suite("Docs/Relations.md snippets") struct RelationsDocSnippetTests {
+    @Test func snippet1() throws { try RelationsDoc.withContext { try RelationsDoc.snippet1($0) } }
+    @Test func snippet2() throws { try RelationsDoc.withContext { try RelationsDoc.snippet2($0) } }
+    @Test func snippet3() throws { try RelationsDoc.withContext { try RelationsDoc.snippet3($0) } }
+    @Test func snippet4() throws { try RelationsDoc.withContext { try RelationsDoc.snippet4($0) } }
+    @Test func snippet5() throws { try RelationsDoc.withContext { try RelationsDoc.snippet5($0) } }
+    @Test func snippet6() throws { try RelationsDoc.withContext { try RelationsDoc.snippet6($0) } }
+}

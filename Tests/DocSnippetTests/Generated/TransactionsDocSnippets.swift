@@ -1,0 +1,37 @@
+// Generated from Docs/Transactions.md by Scripts/doc-snippets.py: do not edit; edit the document and rerun.
+// swift-format-ignore-file
+
+import ArrayAdapter
+import FileAdapter
+import Foundation
+import SQLiteAdapter
+import Testing
+
+extension TransactionsDoc {
+    /// Docs/Transactions.md, snippet 1 (line 5).
+    static func snippet1(_ context: Context) throws {
+        let store = context.store
+        let debit = context.debit
+        let credit = context.credit
+        try show(store.transaction {
+            try debit.save()
+            try credit.save()          // if anything throws, neither is stored
+        })
+    }
+
+    /// Docs/Transactions.md, snippet 2 (line 49).
+    static func snippet2(_ context: Context) throws {
+        let task = context.task
+        let rejected = context.rejected
+        try show(task.transaction {
+            task.name = "draft"
+            if rejected { try task.rollback() }   // back to the values at the block's start
+            task.priority += 1                    // the block carries on
+        })
+    }
+}
+
+@Suite("Docs/Transactions.md snippets") struct TransactionsDocSnippetTests {
+    @Test func snippet1() throws { try TransactionsDoc.withContext { try TransactionsDoc.snippet1($0) } }
+    @Test func snippet2() throws { try TransactionsDoc.withContext { try TransactionsDoc.snippet2($0) } }
+}
