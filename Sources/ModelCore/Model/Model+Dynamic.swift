@@ -44,7 +44,9 @@ extension ModelProtocol {
     ///   when it throws.
     public func set(_ column: String, to value: ModelValue) throws {
         let slot = try slot(named: column)
-        _assign(try castForColumn(value, at: slot), at: slot)
+        let cast = try castForColumn(value, at: slot)
+        if recordSchema.tracksFieldTimestamps { _noteSet(slot) }
+        _assign(cast, at: slot)
     }
 
     /// Assigns a Swift value (a `Date`, `UUID`, `Set`, …) by column name, with casting.
@@ -62,7 +64,11 @@ extension ModelProtocol {
             let slot = try slot(named: name)
             cast.append((slot, try castForColumn(value, at: slot)))
         }
-        for (slot, value) in cast { _assign(value, at: slot) }
+        let tracks = recordSchema.tracksFieldTimestamps
+        for (slot, value) in cast {
+            if tracks { _noteSet(slot) }
+            _assign(value, at: slot)
+        }
     }
 
     package func slot(named name: String) throws(ModelError) -> Int {

@@ -142,6 +142,7 @@ extension ModelProtocol {
     private func insert(
         into store: any PersistenceAdapter, schema: ModelSchema, stamps: Bool, undoing before: RecordState
     ) throws {
+        stampFieldTimestamps(schema, isNew: true)
         if schema.createdAtIndex != nil || schema.updatedAtIndex != nil {
             let now = ModelValue.date(ModelClock.now())
             if let k = schema.createdAtIndex, __values[k].isNull { _assign(now, at: k) }
@@ -160,6 +161,7 @@ extension ModelProtocol {
         let id = try store.insert(__values, into: schema)
         _assign(id, at: 0)
         __baseline = __values
+        if schema.tracksFieldTimestamps { __extras?.setSlots = [] }
         __isPersisted = true
         __home = store
         __extras?.lastValid = nil
@@ -178,6 +180,7 @@ extension ModelProtocol {
                 .idChanged, model: schema.modelName, id: __baseline[0],
                 message: "the id of a stored record cannot change (was \(__baseline[0]), now \(__values[0]))")
         }
+        stampFieldTimestamps(schema, isNew: false)
         var changed: [Int] = []
         for k in 1..<__values.count where __values[k] != __baseline[k] { changed.append(k) }
         guard !changed.isEmpty else { return }
@@ -187,6 +190,7 @@ extension ModelProtocol {
         }
         try store.update(__values, changedColumns: changed, in: schema)
         __baseline = __values
+        if schema.tracksFieldTimestamps { __extras?.setSlots = [] }
         __home = store
         __extras?.lastValid = nil
         TransactionContext.record(

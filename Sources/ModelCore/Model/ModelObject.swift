@@ -41,7 +41,16 @@ open class ModelObject {
     @inlinable package final func _write<M: ModelProtocol>(_ value: ModelValue, location: Int, in model: M.Type) {
         let schema = __schema ?? _attachSchema(M.self)
         let slot = schema.slot(for: location)
-        if slot > 0 { _assign(value, at: slot) }
+        if slot > 0 {
+            if schema.tracksFieldTimestamps { _noteSet(slot) }
+            _assign(value, at: slot)
+        }
+    }
+
+    /// Remembers that a column with field timestamps was assigned (see
+    /// ``ColumnOptions/fieldTimestamps``).
+    @usableFromInline package final func _noteSet(_ slot: Int) {
+        extras.setSlots.insert(slot)
     }
 
     /// Looks the schema up (once per record) and fills new-record defaults.

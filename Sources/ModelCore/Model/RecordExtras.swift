@@ -23,6 +23,8 @@
     /// Writes staged on this record's relations (for example `user.profile = p`), run
     /// after the record itself is written, in the same store transaction.
     package var pendingWrites: [Int: (any PersistenceAdapter) throws -> Void] = [:]
+    /// Columns with field timestamps assigned since the last save (equal values too).
+    package var setSlots: Set<Int> = []
     /// Slots read while resolving a key path to its column.
     @usableFromInline var probe: [Int]?
 

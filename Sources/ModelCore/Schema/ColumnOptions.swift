@@ -16,4 +16,8 @@ public struct ColumnOptions: OptionSet, Sendable, Hashable {
     /// A `String` column holding long text: its type is ``ColumnType/text`` rather than
     /// ``ColumnType/string`` (same values; adapters may store or index it differently).
     public static let text = ColumnOptions(rawValue: 1 << 2)
+    /// Keeps two more columns for this one: `<name>_set_at`, when a value was last
+    /// assigned (even an equal one), and `<name>_changed_at`, when it last changed to a
+    /// different value, stamped on save (see ``ModelProtocol/lastSet(_:)``).
+    public static let fieldTimestamps = ColumnOptions(rawValue: 1 << 3)
 }

@@ -37,6 +37,10 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
     private let indexByName: [String: Int]
     /// See ``deepLoadChecks(_:)``.
     package let deepLoadChecks: [Bool]
+    /// Columns with ``ColumnOptions/fieldTimestamps`` and the slots of their two stamps.
+    package let fieldTimestamps: [FieldTimestampSlots]
+    /// Whether any column has field timestamps (one branch per property write otherwise).
+    @usableFromInline package let tracksFieldTimestamps: Bool
 
     package init(
         modelName: String, tableName: String, columns: [ColumnDefinition], idGeneration: IDGeneration,
@@ -50,6 +54,16 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
         self.columns = columns
         self.columnNames = columns.map(\.name)
         self.deepLoadChecks = Self.deepLoadChecks(columns)
+        var stamps: [FieldTimestampSlots] = []
+        for column in columns where column.options.contains(.fieldTimestamps) {
+            if let set = columns.firstIndex(where: { $0.name == column.name + "_set_at" }),
+                let changed = columns.firstIndex(where: { $0.name == column.name + "_changed_at" })
+            {
+                stamps.append(FieldTimestampSlots(column: column.index, setAt: set, changedAt: changed))
+            }
+        }
+        self.fieldTimestamps = stamps
+        self.tracksFieldTimestamps = !stamps.isEmpty
         self.idGeneration = idGeneration
         self.locations = locations
         var byName: [String: Int] = [:]

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Derives a ``ModelSchema`` from a model's declarations, once per type.
 ///
 /// One prototype instance is made while ``DeclarationCapture`` records what each `@Column`
@@ -124,6 +126,24 @@ enum SchemaBuilder {
                     elementType: target.elementType, options: declaration?.options ?? [], defaultValue: defaultValue,
                     index: columns.count, accepts: wrapperType.acceptor))
             locations.append(wrapper.location)
+        }
+
+        // Field timestamps: two stored, optional date columns per opted-in column, after the
+        // declared ones (not properties: read them with lastSet/lastChanged).
+        for column in columns where column.options.contains(.fieldTimestamps) {
+            for suffix in ["_set_at", "_changed_at"] {
+                let name = column.name + suffix
+                if let other = seen[name] {
+                    problem(.duplicateName, name, "`\(other)` maps to \"\(name)\", which .fieldTimestamps on \(column.name) needs")
+                    continue
+                }
+                seen[name] = column.propertyName + suffix
+                columns.append(
+                    ColumnDefinition(
+                        name: name, propertyName: column.propertyName + suffix, type: .date, isOptional: true, elementType: nil,
+                        options: [], defaultValue: .none, index: columns.count, accepts: { Date?(modelValue: $0) != nil }))
+                locations.append(-2)
+            }
         }
 
         return ModelSchema(

@@ -28,6 +28,12 @@ final class ModelsDoc_Device: Model { typealias IDValue = UUID;   init() {} }   
 // Docs/Models.md, snippet 3 (line 60)
 final class ModelsDoc_Country: Model { typealias IDValue = String; init() {} }  // set by the caller
 
+// Docs/Models.md, snippet 5 (line 97)
+final class ModelsDoc_Order: Model {
+    @Column(options: .fieldTimestamps) var status = "new"
+    init() {}
+}
+
 extension ModelsDoc {
     /// Docs/Models.md, snippet 1 (line 3).
     static func snippet1(_ context: Context) throws {
@@ -56,8 +62,20 @@ extension ModelsDoc {
         show(ModelClock.set { fixedDate })                               // process-wide
     }
 
-    /// Docs/Models.md, snippet 5 (line 112).
+    /// Docs/Models.md, snippet 5 (line 97).
     static func snippet5(_ context: Context) throws {
+
+        let order = ModelsDoc_Order()
+        try show(order.save())                    // insert: both stamped
+        order.status = "new"                // the same value again
+        try show(order.save())
+        try show(order.lastSet(\.status))         // now
+        try show(order.lastChanged(\.status))     // still the insert's time
+        show(order)
+    }
+
+    /// Docs/Models.md, snippet 6 (line 136).
+    static func snippet6(_ context: Context) throws {
         let task = context.task
         show(task.isNew)        // never saved (or deleted)
         show(task.isDirty)      // differs from what was saved (or initialised)
@@ -66,8 +84,8 @@ extension ModelsDoc {
         try show(task.reload()) // values from the store
     }
 
-    /// Docs/Models.md, snippet 6 (line 125).
-    static func snippet6(_ context: Context) throws {
+    /// Docs/Models.md, snippet 7 (line 149).
+    static func snippet7(_ context: Context) throws {
         let task = try ModelsDoc_Task(["name": "walk", "due_date": "2012-09-15"])   // all or nothing
         try show(task.set("due_date", to: "2012-09-19"))
         try show(task["due_date"])       // .date(…)
@@ -83,4 +101,5 @@ extension ModelsDoc {
     // snippet 4 is compiled only (marked compile-only in the document)
     @Test func snippet5() throws { try ModelsDoc.withContext { try ModelsDoc.snippet5($0) } }
     @Test func snippet6() throws { try ModelsDoc.withContext { try ModelsDoc.snippet6($0) } }
+    @Test func snippet7() throws { try ModelsDoc.withContext { try ModelsDoc.snippet7($0) } }
 }
