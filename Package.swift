@@ -18,8 +18,10 @@ let package = Package(
     targets: [
         .target(name: "ModelCore"),
         .target(name: "ModelValidation", dependencies: ["ModelCore"]),
-        .target(name: "ModelQuery", dependencies: ["ModelCore"]),
-        .target(name: "ArrayAdapter", dependencies: coreModules),
+        // The in-memory query engine adapters share, below the user-facing builder.
+        .target(name: "ModelEngine", dependencies: ["ModelCore"]),
+        .target(name: "ModelQuery", dependencies: ["ModelCore", "ModelEngine"]),
+        .target(name: "ArrayAdapter", dependencies: coreModules + ["ModelEngine"]),
         .target(name: "FileAdapter", dependencies: coreModules + ["ArrayAdapter"]),
         // Named so that no client package (or another dependency, GRDB's included) picks the
         // same target name: SwiftPM refuses two targets of one name in a package graph.
@@ -28,13 +30,13 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
         ),
-        .target(name: "SQLiteAdapter", dependencies: coreModules + ["SwiftModelCSQLite"]),
+        .target(name: "SQLiteAdapter", dependencies: coreModules + ["ModelEngine", "SwiftModelCSQLite"]),
         .target(name: "AdapterConformance", dependencies: coreModules),
         .executableTarget(name: "TaskManager", dependencies: ["SQLiteAdapter"], path: "Examples/TaskManager"),
         .executableTarget(name: "QuickStart", dependencies: ["ArrayAdapter"], path: "Examples/QuickStart"),
         .testTarget(name: "ModelCoreTests", dependencies: ["ModelCore", "ArrayAdapter", "TestSupport"]),
         .testTarget(name: "ModelValidationTests", dependencies: ["ModelValidation", "ArrayAdapter"]),
-        .testTarget(name: "ModelQueryTests", dependencies: ["ModelQuery", "ArrayAdapter", "TestSupport"]),
+        .testTarget(name: "ModelQueryTests", dependencies: ["ModelQuery", "ModelEngine", "ArrayAdapter", "TestSupport"]),
         .testTarget(name: "ArrayAdapterTests", dependencies: ["ArrayAdapter", "AdapterConformance"]),
         .target(name: "TestSupport", dependencies: ["ModelCore"], path: "Tests/TestSupport"),
         .testTarget(

@@ -1,3 +1,5 @@
+import ModelEngine
+
 /// An in-memory store: rows in insertion order, an O(1) id index per model, undo-journal
 /// transactions with savepoints, safe to share between threads.
 ///

@@ -1,3 +1,5 @@
+import ModelEngine
+
 /// One model's rows in memory: insertion-ordered slots with tombstones, and an id index.
 ///
 /// Deleting leaves a `nil` slot (O(1)) so insertion order and positions hold; tombstones

@@ -1,3 +1,4 @@
+import ModelEngine
 import ArrayAdapter
 import Foundation
 import Testing

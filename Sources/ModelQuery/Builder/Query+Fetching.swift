@@ -1,3 +1,5 @@
+import ModelEngine
+
 extension Query {
     /// The compiled query and the store it runs on.
     func prepared() throws -> (StoreQuery, any PersistenceAdapter) {

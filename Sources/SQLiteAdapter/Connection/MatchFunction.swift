@@ -1,3 +1,4 @@
+import ModelEngine
 import SwiftModelCSQLite
 import ModelCore
 import ModelQuery

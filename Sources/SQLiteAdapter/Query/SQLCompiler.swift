@@ -1,3 +1,5 @@
+import ModelEngine
+
 /// Compiles a ``StoreQuery`` into one SQL statement with bound arguments, with the
 /// semantics of ``QueryEngine`` (the conformance suite compares the two):
 ///

@@ -1,3 +1,5 @@
+import ModelCore
+
 extension QueryEngine {
     /// Computes `query.aggregate` over the rows `query` selects from `source`, with the
     /// semantics documented on ``Aggregate`` (SQLite's, so every adapter agrees).

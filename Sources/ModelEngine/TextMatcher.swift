@@ -1,3 +1,5 @@
+import ModelCore
+
 /// String matching for ``TextOperator``, on Unicode scalars, with optional ASCII case
 /// folding (exactly what SQLite's `LIKE` does without ICU, so engines agree).
 public enum TextMatcher {

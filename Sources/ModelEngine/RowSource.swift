@@ -1,3 +1,5 @@
+import ModelCore
+
 /// The rows of one table held in memory, as ``QueryEngine`` reads them: in store order
 /// without copying, plus indexes (the id, and any indexed columns such as foreign keys)
 /// for equality and `IN` predicates.

@@ -1,3 +1,5 @@
+import ModelCore
+
 /// Evaluates a ``StoreQuery`` over rows in memory: the semantics every adapter matches.
 ///
 /// ArrayAdapter and FileAdapter use it directly; SQL adapters compile the same query and
