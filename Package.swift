@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "FileAdapter", targets: ["FileAdapter"]),
         .library(name: "SQLiteAdapter", targets: ["SQLiteAdapter"]),
         .library(name: "AdapterConformance", targets: ["AdapterConformance"]),
+        // For adapters written outside this package: the in-memory query engine.
+        .library(name: "ModelEngine", targets: ["ModelEngine"]),
         .executable(name: "TaskManager", targets: ["TaskManager"]),
         .executable(name: "QuickStart", targets: ["QuickStart"]),
     ],

@@ -24,7 +24,11 @@ struct ColumnResolver<M: ModelProtocol> {
 
     /// The row index of the `@Column` property behind a type-erased key path.
     func slot(partial keyPath: PartialKeyPath<M>) throws(QueryError) -> Int {
-        if let cached = KeyPathSlots.cache.withLock({ $0[KeyPathSlots.Key(keyPath)] }) { return cached }
+        if let cached = KeyPathSlots.cache.withLock({ $0[KeyPathSlots.Key(keyPath)] }) {
+            if cached >= 0 { return cached }
+            throw QueryError(
+                .unknownColumn, model: schema.modelName, column: "\(keyPath)", message: "the key path is not an @Column property")
+        }
         if (keyPath as AnyKeyPath) == (\M.id as AnyKeyPath) { return 0 }
         let probe = M()
         do {
@@ -36,6 +40,27 @@ struct ColumnResolver<M: ModelProtocol> {
                 .unknownColumn, model: schema.modelName, column: "\(keyPath)",
                 message: "the key path is not an @Column property")
         }
+    }
+
+    /// The row index behind a key path, or nil when it is not an `@Column` property (a
+    /// relation, a computed property). Both answers are cached per key path, so the model
+    /// is instantiated at most once per key path for the process.
+    func columnSlot(ifAny keyPath: PartialKeyPath<M>) -> Int? {
+        let key = KeyPathSlots.Key(keyPath)
+        if let cached = KeyPathSlots.cache.withLock({ $0[key] }) { return cached >= 0 ? cached : nil }
+        let slot = try? slot(partial: keyPath)
+        if slot == nil { KeyPathSlots.cache.withLock { $0[key] = -1 } }
+        return slot
+    }
+
+    /// A value read once from a prototype record through `keyPath` and cached per key path
+    /// (a relation wrapper's declaration location, say).
+    func prototypeValue(_ keyPath: PartialKeyPath<M>, _ read: (M) -> Int) -> Int {
+        let key = KeyPathSlots.Key(keyPath)
+        if let cached = KeyPathSlots.locations.withLock({ $0[key] }) { return cached }
+        let value = read(M())
+        KeyPathSlots.locations.withLock { $0[key] = value }
+        return value
     }
 
     /// `value` cast for the column at `slot`, as assignment casts it.
@@ -69,7 +94,10 @@ struct ColumnResolver<M: ModelProtocol> {
 
 /// Key path → row index, shared by every model (key paths include their root type).
 enum KeyPathSlots {
+    /// Column row indexes (`-1`: the key path is not a column).
     static let cache = Locked<[Key: Int]>([:])
+    /// Relation wrappers' declaration locations, by the key path of the relation property.
+    static let locations = Locked<[Key: Int]>([:])
 
     /// A key path as a dictionary key.
     ///

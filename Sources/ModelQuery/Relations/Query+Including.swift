@@ -17,7 +17,7 @@ extension Query {
         var query = self
         query.includes.append { records, store in
             guard let first = records.first else { return }
-            let location = M()[keyPath: keyPath].location
+            let location = ColumnResolver<M>().prototypeValue(keyPath) { $0[keyPath: keyPath].location }
             let relation = try RelationLookup.relation(of: first, at: location)
             try EagerLoad.children(
                 of: records, location: location, foreignKey: relation.foreignKey, store: store, nested: nested)
@@ -34,7 +34,7 @@ extension Query {
         var query = self
         query.includes.append { records, store in
             guard let first = records.first else { return }
-            if let slot = try? M().slot(ofPartial: keyPath) {
+            if let slot = ColumnResolver<M>().columnSlot(ifAny: keyPath) {
                 try EagerLoad.parents(of: records, foreignKey: slot, store: store, nested: nested)
                 return
             }
