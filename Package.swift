@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// Re-exported core modules: importing any adapter product gives the whole model API.
-let coreModules: [Target.Dependency] = ["ModelCore", "ModelValidation", "ModelQuery"]
+let coreModules: [Target.Dependency] = ["ModelCore", "ModelValidation", "ModelQuery", "ModelSerialization"]
 
 let package = Package(
     name: "SwiftModel",
@@ -22,7 +22,10 @@ let package = Package(
         .target(name: "ModelValidation", dependencies: ["ModelCore"]),
         // The in-memory query engine adapters share, below the user-facing builder.
         .target(name: "ModelEngine", dependencies: ["ModelCore"]),
+        // The query builder and relations (wrappers, loading, eager loading, delete rules).
         .target(name: "ModelQuery", dependencies: ["ModelCore", "ModelEngine"]),
+        // JSON, dictionaries, Codable and import: above queries, reading relations through them.
+        .target(name: "ModelSerialization", dependencies: ["ModelCore", "ModelQuery"]),
         .target(name: "ArrayAdapter", dependencies: coreModules + ["ModelEngine"]),
         .target(name: "FileAdapter", dependencies: coreModules + ["ArrayAdapter"]),
         // Named so that no client package (or another dependency, GRDB's included) picks the

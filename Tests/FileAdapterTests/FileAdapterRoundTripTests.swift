@@ -60,7 +60,7 @@ import Testing
             try store.save()
             let reopened = try FileAdapter(file: url, options: explicitSaves)
             let (children, label, matching) = try ModelStore.using(reopened) {
-                (try Pad.find(pad.id ?? 0)?.jots.count(), try Jot.where(\.title == "jot 7").first()?.pad?.label,
+                (try Pad.find(pad.id ?? 0)?.jots.count(), try Jot.where(\.title == "jot 7").first()?.load(\.pad)?.label,
                  try Jot.where("title").beginsWith("jot 1").count())
             }
             #expect(children == 20)

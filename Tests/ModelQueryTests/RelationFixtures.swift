@@ -158,3 +158,18 @@ final class Stranger: Model {
     @Column var name: String = ""
     init() {}
 }
+
+/// Two `@HasOne` of one child type: each resolves by its key path, not by the type.
+final class Match: Model {
+    @Column var title = ""
+    @HasOne(\Seat.homeMatch) var homeSeat: Seat?
+    @HasOne(\Seat.awayMatch) var awaySeat: Seat?
+    init() {}
+}
+
+final class Seat: Model {
+    @Column var label = ""
+    @BelongsTo var homeMatch: Match?
+    @BelongsTo var awayMatch: Match?
+    init() {}
+}

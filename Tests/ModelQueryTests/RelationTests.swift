@@ -43,8 +43,9 @@ import Testing
             try assignee.save()
             let assigneeID = try #require(assignee.id)
             let loaded = try #require(try Assignee.find(assigneeID))
-            #expect(loaded.board?.title == "sprint")
-            #expect(try loaded.parent(\.board)?.id == board.id)
+            #expect(try loaded.board == nil && !loaded.isLoaded(\.board))  // not loaded: no query
+            #expect(try loaded.load(\.board)?.id == board.id)
+            #expect(try loaded.board?.title == "sprint" && loaded.isLoaded(\.board))
             loaded.board = board
             #expect(!loaded.isDirty)
             loaded.board = nil
@@ -104,6 +105,8 @@ import Testing
             #expect(!first.isNew && first.member?.name == "ann")
             let memberID = try #require(member.id)
             let reloaded = try #require(try Member.find(memberID))
+            #expect(reloaded.card == nil)  // not loaded
+            #expect(try reloaded.load(\.card)?.number == "1")
             #expect(reloaded.card?.number == "1")
             let second = Card()
             second.number = "2"
@@ -121,8 +124,8 @@ import Testing
             reloaded.locker = other
             try reloaded.save()
             #expect(try Locker.query().count() == 2)
-            #expect(try Locker.where(\.code == "A").first()?.member == nil)
-            #expect(try Member.find(memberID)?.locker?.code == "B")
+            #expect(try Locker.where(\.code == "A").first()?.load(\.member) == nil)
+            #expect(try Member.find(memberID)?.load(\.locker)?.code == "B")
         }
     }
 

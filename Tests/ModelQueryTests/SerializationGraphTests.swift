@@ -98,7 +98,7 @@ struct SerializationGraphTests {
         try withWireStore { _ in
             try back.save()
             for player in try back.players.all() { try player.save() }
-            #expect(try WirePlayer.where(\.name == "Bo").first()?.team?.name == "Rovers")
+            #expect(try WirePlayer.where(\.name == "Bo").first()?.load(\.team)?.name == "Rovers")
         }
     }
 

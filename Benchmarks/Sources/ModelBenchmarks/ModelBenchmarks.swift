@@ -191,7 +191,7 @@ struct ModelBenchmarks {
             case "--json-n": jsonN = arguments.popFirst().flatMap(Int.init) ?? jsonN
             case "--runs": runs = arguments.popFirst().flatMap(Int.init) ?? runs
             default:
-                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--no-center] [--micro] [--micro-sqlite] [--tx-memory N]")
+                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|relations|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--no-center] [--micro] [--micro-sqlite] [--tx-memory N]")
                 return
             }
         }
@@ -199,6 +199,7 @@ struct ModelBenchmarks {
         let suites: [(key: String, name: String, baseline: String, n: Int, workloads: [Workload])] = [
             ("array", "ArrayAdapter", "plain Swift arrays/dictionaries of structs", n, workloads),
             ("sqlite", "SQLiteAdapter", "the raw sqlite3 C API (same file settings)", sqliteN, sqliteWorkloads),
+            ("relations", "Eager loading (SQLite)", "two raw sqlite3 reads grouped by hand", sqliteN, eagerLoadWorkloads),
         ] + fileSizes.map { ("file", "FileAdapter", "JSONEncoder/JSONDecoder of Codable structs", $0, fileWorkloads) }
             + [("json", "Serialization", "JSONEncoder/JSONDecoder of Codable structs (ISO 8601 dates)", jsonN, jsonWorkloads)]
         for suite in suites where adapter == nil || adapter == suite.key {

@@ -31,7 +31,18 @@ enum RelationChecks {
         c.equal(try ann.pets.first()?.owner?.name, "ann", "belongs-to parent")
         c.equal(try ann.toys.count(), 4, "has-many-through")
         c.equal(ann.license?.number, "L-ann", "has-one")
-        c.equal(try ConformanceLicense.find(ann.license?.id ?? 0)?.owner?.id, ann.id, "has-one's foreign key")
+        c.equal(try ConformanceLicense.find(ann.license?.id ?? 0)?.load(\.owner)?.id, ann.id, "has-one's foreign key")
+
+        // Explicit loading: properties of a fetched record hold nothing until loaded.
+        let fetchedPet = try ConformancePet.where(\.name == "ann-rex").first()
+        c.equal(fetchedPet?.owner == nil, true, "an unloaded belongs-to reads nil without a query")
+        c.equal(try fetchedPet?.load(\.owner)?.name, "ann", "load(_:) reads the parent")
+        c.equal(fetchedPet?.owner?.name, "ann", "the loaded parent stays")
+        let fetchedOwner = try ConformanceOwner.find(ann.id ?? 0)
+        c.equal(fetchedOwner?.license == nil, true, "an unloaded has-one reads nil without a query")
+        c.equal(try fetchedOwner?.load(\.license)?.number, "L-ann", "load(_:) reads the has-one child")
+        c.equal(try fetchedOwner?.load(\.pets).map(\.name), ["ann-rex", "ann-tom"], "load(_:) reads the children")
+        c.equal(fetchedOwner?.pets.loaded?.first?.owner === fetchedOwner, true, "loaded children know their owner")
         c.equal(try ann.pets.where(\.name == "ann-tom").count(), 1, "querying through has-many")
 
         // Moving a child between parents.

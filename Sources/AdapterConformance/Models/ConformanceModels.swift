@@ -1,6 +1,7 @@
 import Foundation
 import ModelCore
 import ModelQuery
+import ModelSerialization
 import ModelValidation
 
 // The models the suite stores. Table names start with `conformance_` so a store shared

@@ -81,6 +81,14 @@ package enum DateCodec {
         return Date(timeIntervalSince1970: Double(whole) + fraction)
     }
 
+    /// ISO 8601 with at least millisecond digits (`2012-04-23T18:25:43.000Z`): what JSON
+    /// documents and `ModelValue`'s `Encodable` write.
+    package static func iso8601Milliseconds(_ date: Date) -> String {
+        let text = iso8601String(date)
+        guard text.hasSuffix("Z"), !text.contains(".") else { return text }
+        return text.dropLast() + ".000Z"
+    }
+
     /// Formats as ISO 8601 in UTC: `2012-04-23T18:25:43Z`, or with up to six fractional
     /// digits when the date has a fraction (`2012-04-23T18:25:43.511Z`).
     ///

@@ -27,16 +27,6 @@ extension ModelProtocol {
         return true
     }
 
-    /// Loads the record with this id and destroys it: `beforeDestroy`, the delete hooks,
-    /// every relation rule and `afterDestroy` run (see ``destroy()``).
-    ///
-    /// - Returns: `false` when no record has this id or a before-hook declined.
-    @discardableResult
-    public static func destroy(id: IDValue, in adapter: (any PersistenceAdapter)? = nil) throws -> Bool {
-        guard let record = try find(id, in: adapter) else { return false }
-        return try record.destroy()
-    }
-
     /// Sets columns of the row with this id in one store call, without loading it. Values
     /// are cast as assignments cast them (`Docs/Casting.md`); the id cannot be set. No
     /// hooks or validations run and `updated_at` is not stamped. Announces an `.update`

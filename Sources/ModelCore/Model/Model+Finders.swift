@@ -46,26 +46,6 @@ extension ModelProtocol {
         return try deleteRows(StoreQuery(schema: schema), schema: schema, store: store)
     }
 
-    /// Destroys every record one by one (hooks run, relations' rules apply), all in one
-    /// store transaction: if any is declined or fails, none is deleted.
-    ///
-    /// - Returns: how many were destroyed.
-    @discardableResult
-    public static func destroyAll(in adapter: (any PersistenceAdapter)? = nil) throws -> Int {
-        let (schema, store) = try context(adapter)
-        return try store.transaction {
-            let records = try fetch(StoreQuery(schema: schema), store: store)
-            for record in records {
-                guard try record.destroy() else {
-                    throw ModelError(
-                        .cancelled, model: schema.modelName, id: record.__baseline[0],
-                        message: "destroyAll() stopped: a before-hook declined; nothing was deleted")
-                }
-            }
-            return records.count
-        }
-    }
-
     // MARK: Building blocks for queries
 
     /// The schema (validated) and the adapter a class-level call uses.

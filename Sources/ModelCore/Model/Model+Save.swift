@@ -108,13 +108,13 @@ extension ModelProtocol {
             } else {
                 guard try beforeUpdate() else { restore(before); return .declined(hook: "beforeUpdate") }
             }
-            if let pending = __extras?.pendingWrites, !pending.isEmpty {
+            if hasStagedRelations {
                 // Staged relation writes (`user.profile = p`) commit or roll back with the record.
                 try store.transaction {
                     try write(isNew: isNew, store: store, schema: schema, stamps: stampsUpdatedAt, undoing: before)
-                    for (_, apply) in pending.sorted(by: { $0.key < $1.key }) { try apply(store) }
+                    try writeStagedRelations(to: store)
                 }
-                __extras?.pendingWrites = [:]
+                commitStagedRelations()
             } else {
                 try write(isNew: isNew, store: store, schema: schema, stamps: stampsUpdatedAt, undoing: before)
             }

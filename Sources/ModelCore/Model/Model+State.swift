@@ -53,7 +53,8 @@ extension ModelProtocol {
         }
     }
 
-    /// Replaces the values with the stored row.
+    /// Replaces the values with the stored row, and forgets loaded and staged related
+    /// records (a `@HasOne` assignment not yet saved is discarded).
     ///
     /// - Throws: ``ModelError`` `.notPersisted` for a new record, `.recordNotFound` if the
     ///   row is gone; adapter errors.
@@ -69,7 +70,6 @@ extension ModelProtocol {
         _assignAll(row)
         __baseline = row
         __extras?.lastValid = nil
-        __extras?.parents = [:]
-        __extras?.related = [:]
+        __extras?.related.removeAll()
     }
 }

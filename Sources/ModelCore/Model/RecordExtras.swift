@@ -1,5 +1,5 @@
 /// Per-record state most records never need: field observers, record-transaction
-/// snapshots, and key-path probing. Allocated on first use.
+/// snapshots, related records, and key-path probing. Allocated on first use.
 @usableFromInline package final class RecordExtras {
     struct Observer {
         let token: Int
@@ -15,14 +15,8 @@
     package var lastValid: [ModelValue]?
     /// ModelValidation's memo of the last validation run (values and errors).
     package var validationMemo: (any Sendable)?
-    /// Parents remembered by `@BelongsTo` properties, by foreign-key slot.
-    package var parents: [Int: ParentLink] = [:]
-    /// Related records preloaded by eager loading or staged by relation setters, by the
-    /// relation wrapper's location (kept by ModelQuery's relation types).
-    package var related: [Int: Any] = [:]
-    /// Writes staged on this record's relations (for example `user.profile = p`), run
-    /// after the record itself is written, in the same store transaction.
-    package var pendingWrites: [Int: (any PersistenceAdapter) throws -> Void] = [:]
+    /// Parents, loaded children and staged children of this record's relations.
+    package var related = RelatedRecords()
     /// Columns with field timestamps assigned since the last save (equal values too).
     package var setSlots: Set<Int> = []
     /// Slots read while resolving a key path to its column.

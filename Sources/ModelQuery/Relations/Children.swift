@@ -7,6 +7,12 @@ public struct Children<Child: ModelProtocol> {
     let owner: ModelObject
     let location: Int
 
+    /// The children of `owner` through the relation declared at `location`.
+    package init(owner: ModelObject, location: Int) {
+        self.owner = owner
+        self.location = location
+    }
+
     /// The relation, resolved from the owner's schema.
     func relation() throws(QueryError) -> Relation {
         try RelationLookup.relation(of: owner, at: location)
@@ -23,24 +29,50 @@ public struct Children<Child: ModelProtocol> {
         } catch {
             return Query(failing: error)
         }
-        var query = Query<Child>()
-        query.predicate = ownerID.map { .compare(column: relation.foreignKey, .equal, $0) } ?? .or([])
-        if let home = owner.__home { query.adapter = home }
-        return query
+        guard let ownerID else {
+            var none = Query<Child>()
+            none.predicate = .or([])
+            if let home = owner.__home { none.adapter = home }
+            return none
+        }
+        return relation.childQuery(of: [ownerID], as: Child.self, store: owner.__home)
     }
 
-    var preloaded: [Child]? { owner.__extras?.related[location] as? [Child] }
+    /// The children held in memory — eager-loaded with `including(_:)`, loaded with
+    /// `load(_:)` or read from a document — or nil when they were not loaded. Never
+    /// touches the store.
+    public var loaded: [Child]? { owner.loadedChildren(at: location, as: Child.self) }
+
+    /// Children read through the relation know their owner (`child.parent` needs no query).
+    private func linked(_ children: [Child]) -> [Child] {
+        if let foreignKey = try? relation().foreignKey { owner.linkInverse(of: children, foreignKey: foreignKey) }
+        return children
+    }
+
+    /// What the reading methods answer without the store: the loaded children, or none
+    /// for an unsaved owner.
+    private var memory: [Child]? {
+        if let loaded { return loaded }
+        return owner.__isPersisted ? nil : []
+    }
 
     // MARK: Reading
 
-    /// Every child, in store order (the preloaded ones when eager-loaded).
-    public func all() throws -> [Child] { try preloaded ?? query.all() }
+    /// Every child, in store order: the loaded ones when loaded, none while the owner is
+    /// unsaved, else read from the store.
+    public func all() throws -> [Child] {
+        if let memory { return memory }
+        return linked(try query.all())
+    }
     /// How many children there are.
-    public func count() throws -> Int { try preloaded?.count ?? query.count() }
+    public func count() throws -> Int { try memory?.count ?? query.count() }
     /// Whether there is any child.
-    public func exists() throws -> Bool { try preloaded.map { !$0.isEmpty } ?? query.exists() }
+    public func exists() throws -> Bool { try memory.map { !$0.isEmpty } ?? query.exists() }
     /// The first child in store order.
-    public func first() throws -> Child? { try preloaded.map(\.first) ?? query.first() }
+    public func first() throws -> Child? {
+        if let memory { return memory.first }
+        return linked(try query.first().map { [$0] } ?? []).first
+    }
     /// The children matching a condition.
     public func `where`(_ condition: QueryCondition<Child>) -> Query<Child> { query.where(condition) }
     /// Starts a condition on a child column: `task.assignees.where("name").eq("bob")`.
@@ -87,14 +119,16 @@ public struct Children<Child: ModelProtocol> {
     /// was. Drops any preloaded snapshot of the children.
     private func link(_ child: Child, to key: ModelValue, at foreignKey: Int) throws {
         let previous = child.__values[foreignKey]
-        child._assign(key, at: foreignKey)
+        let previousLink = child.__extras?.related.parents[foreignKey]
+        child._linkParent(key.isNull ? nil : owner, slot: foreignKey)
         do {
             try child.save(to: owner.__home)
         } catch {
             child._assign(previous, at: foreignKey)
+            child.__extras?.related.parents[foreignKey] = previousLink
             throw error
         }
-        owner.__extras?.related[location] = nil
+        owner.setLoadedChildren(nil, at: location)
     }
 
     /// Makes a child from attributes (cast as `Child(_:)` casts them), links it and saves it.
@@ -119,10 +153,10 @@ public struct Children<Child: ModelProtocol> {
     /// Makes an unsaved child from attributes, already linked to the owner.
     public func new(_ attributes: [String: ModelValue] = [:]) throws -> Child {
         let relation = try self.relation()
-        guard let ownerID else { throw unsaved("new") }
+        guard ownerID != nil else { throw unsaved("new") }
         let child = try Child(attributes)
         _ = child.recordSchema
-        child._assign(ownerID, at: relation.foreignKey)
+        child._linkParent(owner, slot: relation.foreignKey)
         return child
     }
 

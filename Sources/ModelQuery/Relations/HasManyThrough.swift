@@ -14,11 +14,12 @@
 ///     init() {}
 /// }
 ///
-/// try league.players.query().where(\.age < 20).count()
+/// try league.players.where(\.age < 20).count()
 /// try student.courses.all()
 /// ```
 ///
-/// Reading runs two store queries: the intermediate records' keys, then the targets.
+/// Like `@HasMany`, the property is a lazy handle (``Through``): chaining never touches the
+/// store; reading runs two store queries, the intermediate records' keys, then the targets.
 /// `destroy()` does not cascade through it (the intermediate relation's rule applies).
 @propertyWrapper
 public struct HasManyThrough<Target: ModelProtocol>: Sendable {
@@ -82,7 +83,7 @@ extension HasManyThrough: AnyRelationWrapper {
             resolve(ownerSchema).map { _ in
                 Relation(
                     name: name, kind: .hasManyThrough, ownerModel: ownerSchema.modelName, target: Target.schema, targetType: Target.self,
-                    foreignKey: -1, rule: nil, through: names(), location: location, ops: nil)
+                    foreignKey: -1, rule: nil, through: names(), location: location)
             }
         }
     }
@@ -122,12 +123,20 @@ struct ThroughPath: Sendable {
     }
 }
 
-/// The records of a `@HasManyThrough` relation.
+/// The records of a `@HasManyThrough` relation: a lazy handle, like ``Children``.
+/// Building it and chaining conditions never touches the store; the reading methods run
+/// two store queries (the intermediate records' keys, then the targets) and throw.
+///
+/// ```swift
+/// try league.players.where(\.age < 20).order(by: \.name).all()
+/// ```
 public struct Through<Target: ModelProtocol> {
     let owner: ModelObject
     let path: Result<ThroughPath, SchemaError>
+    /// Conditions, order and limits chained on the handle, applied to the targets' query.
+    var shape: [@Sendable (Query<Target>) -> Query<Target>] = []
 
-    /// The targets as a query (reads the intermediate keys now: one store query).
+    /// The targets as a query: reads the intermediate keys now (one store query).
     public func query() throws -> Query<Target> {
         let path: ThroughPath
         do {
@@ -137,28 +146,54 @@ public struct Through<Target: ModelProtocol> {
         }
         var query = Query<Target>()
         if let home = owner.__home { query.adapter = home }
-        guard owner.__isPersisted else {
+        if owner.__isPersisted {
+            let (_, store) = try Target.context(owner.__home)
+            let middleRows = try store.fetch(
+                StoreQuery(schema: path.middle, predicate: .compare(column: path.ownerForeignKey, .equal, owner.__baseline[0])))
+            switch path.hop {
+            case .children(let foreignKey):
+                query.predicate = .isIn(column: foreignKey, middleRows.map { $0[0] })
+            case .parents(let foreignKey):
+                var seen = Set<ModelValue>()
+                let ids = middleRows.map { $0[foreignKey] }.filter { !$0.isNull && seen.insert($0).inserted }
+                query.predicate = .isIn(column: 0, ids)
+            }
+        } else {
             query.predicate = .or([])
-            return query
         }
-        let (_, store) = try Target.context(owner.__home)
-        let middleRows = try store.fetch(
-            StoreQuery(schema: path.middle, predicate: .compare(column: path.ownerForeignKey, .equal, owner.__baseline[0])))
-        switch path.hop {
-        case .children(let foreignKey):
-            query.predicate = .isIn(column: foreignKey, middleRows.map { $0[0] })
-        case .parents(let foreignKey):
-            var seen = Set<ModelValue>()
-            let ids = middleRows.map { $0[foreignKey] }.filter { !$0.isNull && seen.insert($0).inserted }
-            query.predicate = .isIn(column: 0, ids)
-        }
+        for step in shape { query = step(query) }
         return query
     }
 
-    /// Every target, in store order.
+    private func chained(_ step: @escaping @Sendable (Query<Target>) -> Query<Target>) -> Through {
+        var copy = self
+        copy.shape.append(step)
+        return copy
+    }
+
+    // MARK: Reading (throws: runs the queries)
+
+    /// Every target, in store order unless ordered.
     public func all() throws -> [Target] { try query().all() }
     /// How many targets there are.
     public func count() throws -> Int { try query().count() }
+    /// Whether there is any target.
+    public func exists() throws -> Bool { try query().exists() }
+    /// The first target.
+    public func first() throws -> Target? { try query().first() }
+
+    // MARK: Chaining (lazy: no store access)
+
     /// The targets matching a condition.
-    public func `where`(_ condition: QueryCondition<Target>) throws -> Query<Target> { try query().where(condition) }
+    public func `where`(_ condition: QueryCondition<Target>) -> Through { chained { $0.where(condition) } }
+    /// The targets sorted by a column.
+    public func order(by column: String, _ direction: SortDirection = .ascending) -> Through {
+        chained { $0.order(by: column, direction) }
+    }
+    /// The targets sorted by a key path.
+    public func order<V>(by keyPath: KeyPath<Target, V> & Sendable, _ direction: SortDirection = .ascending) -> Through {
+        chained { $0.order(by: keyPath, direction) }
+    }
+    /// At most `count` targets.
+    public func limit(_ count: Int) -> Through { chained { $0.limit(count) } }
 }

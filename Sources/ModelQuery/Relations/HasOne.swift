@@ -7,11 +7,17 @@
 ///     init() {}
 /// }
 ///
-/// user.profile                 // the profile, or nil
+/// try user.load(\.profile)     // reads the profile from the store (or eager-load it
+///                              // with `User.query().including(\.profile)`)
+/// user.profile                 // the loaded or assigned profile, no store access
 /// user.profile = newProfile    // staged: the next `try user.save()` links newProfile and
 ///                              // nullifies, deletes or destroys the old one (per `dependent`)
 /// try user.save()
 /// ```
+///
+/// Like `@BelongsTo`, the property never touches the store: it returns the staged child,
+/// else the loaded one, else nil (`user.isLoaded(\.profile)` tells "not loaded" from
+/// "none").
 ///
 /// Replacing is staged because it writes other records and Swift setters cannot throw:
 /// `save()` applies it in the same store transaction as the owner, so a failure (a
@@ -37,7 +43,8 @@ public struct HasOne<Child: ModelProtocol>: Sendable {
         set { preconditionFailure("unreachable: @HasOne outside a Model") }
     }
 
-    /// Reads return the staged, preloaded or stored child; writes stage a replacement.
+    /// Reads return the staged or loaded child (no store access); writes stage a
+    /// replacement.
     public static subscript<M: ModelProtocol>(
         _enclosingInstance instance: M,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<M, Child?>,
@@ -45,26 +52,34 @@ public struct HasOne<Child: ModelProtocol>: Sendable {
     ) -> Child? {
         get {
             let location = instance[keyPath: storageKeyPath].location
-            if let staged = instance.__extras?.related[location] as? StagedChild<Child> { return staged.child }
-            if let preloaded = instance.__extras?.related[location] as? [Child] { return preloaded.first }
-            return (try? Children<Child>(owner: instance, location: location).query.first()) ?? nil
+            guard let related = instance.__extras?.related else { return nil }
+            if related.probe != nil { instance.__extras?.related.probe = location }
+            if let staged = related.staged[location] { return staged.child as? Child }
+            return instance.loadedChildren(at: location, as: Child.self)?.first
         }
         set {
             let location = instance[keyPath: storageKeyPath].location
-            let extras = instance.extras
-            extras.related[location] = StagedChild(child: newValue)
-            extras.pendingWrites[location] = { [weak instance] store in
-                guard let instance else { return }
-                try HasOneReplacement.apply(newValue, owner: instance, location: location, store: store)
-                instance.__extras?.related[location] = newValue.map { [$0] } ?? [Child]()
-            }
+            _ = newValue?.recordSchema
+            instance.extras.related.staged[location] = StagedChild(child: newValue)
         }
     }
 }
 
-/// A child assigned to a `@HasOne` and not yet saved with its owner.
-struct StagedChild<Child> {
-    let child: Child?
+/// Writes a `@HasOne` child staged on its owner when the owner is saved.
+struct HasOneWriter<Child: ModelProtocol>: StagedRelationWriter {
+    let location: Int
+
+    func write(_ staged: ModelObject?, owner: ModelObject, store: any PersistenceAdapter) throws {
+        var child: Child?
+        if let staged {
+            guard let typed = staged as? Child else {
+                throw QueryError(
+                    .invalidRelation, model: Child.schema.modelName, message: "the staged record is not a \(Child.self)")
+            }
+            child = typed
+        }
+        try HasOneReplacement.apply(child, owner: owner, location: location, store: store)
+    }
 }
 
 enum HasOneReplacement {
@@ -74,7 +89,7 @@ enum HasOneReplacement {
     ) throws {
         let relation = try RelationLookup.relation(of: owner, at: location)
         let ownerID = owner.__baseline[0]
-        let query = StoreQuery(schema: relation.target, predicate: .compare(column: relation.foreignKey, .equal, ownerID))
+        let query = relation.children(of: [ownerID])
         var keep: ModelValue? = .none  // (ModelValue is nil-literal convertible: spelled out)
         if let child, !child.isNew { keep = .some(child.__values[0]) }
         for old in try Child.fetch(query, store: store) where old.__values[0] != keep {
@@ -96,7 +111,7 @@ enum HasOneReplacement {
         }
         if let child {
             _ = child.recordSchema
-            child._assign(ownerID, at: relation.foreignKey)
+            child._linkParent(owner, slot: relation.foreignKey)
             try child.save(to: store)
         }
     }

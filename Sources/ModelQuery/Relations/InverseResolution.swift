@@ -92,7 +92,7 @@ struct ChildRelationSpec<Child: ModelProtocol>: Sendable {
                 .map { slot in
                     Relation(
                         name: name, kind: kind, ownerModel: ownerSchema.modelName, target: Child.schema, targetType: Child.self, foreignKey: slot,
-                        rule: rule, location: location, ops: .of(Child.self))
+                        rule: rule, location: location, stagedWriter: kind == .hasOne ? HasOneWriter<Child>(location: location) : nil)
                 }
         }
     }

@@ -19,8 +19,7 @@ extension Query {
             guard let first = records.first else { return }
             let location = ColumnResolver<M>().prototypeValue(keyPath) { $0[keyPath: keyPath].location }
             let relation = try RelationLookup.relation(of: first, at: location)
-            try EagerLoad.children(
-                of: records, location: location, foreignKey: relation.foreignKey, store: store, nested: nested)
+            try EagerLoad.children(of: records, relation: relation, store: store, nested: nested)
         }
         return query
     }
@@ -34,19 +33,12 @@ extension Query {
         var query = self
         query.includes.append { records, store in
             guard let first = records.first else { return }
-            if let slot = ColumnResolver<M>().columnSlot(ifAny: keyPath) {
+            switch try ToOneRelation.resolve(keyPath, of: first) {
+            case .belongsTo(let slot):
                 try EagerLoad.parents(of: records, foreignKey: slot, store: store, nested: nested)
-                return
+            case .hasOne(let relation):
+                try EagerLoad.children(of: records, relation: relation, store: store, nested: nested)
             }
-            let schema = first.recordSchema
-            let candidates = try schema.relations().filter { $0.kind == .hasOne && $0.target === Related.schema }
-            guard candidates.count == 1, let relation = candidates.first else {
-                throw QueryError(
-                    .invalidRelation, model: schema.modelName, column: "\(keyPath)",
-                    message: "including(_:) needs a @BelongsTo or the one @HasOne of this type")
-            }
-            try EagerLoad.children(
-                of: records, location: relation.location, foreignKey: relation.foreignKey, store: store, nested: nested)
         }
         return query
     }
@@ -55,17 +47,20 @@ extension Query {
 enum EagerLoad {
     /// Loads the children of `owners` in one query and stores each owner's share.
     static func children<Owner: ModelProtocol, Child: ModelProtocol>(
-        of owners: [Owner], location: Int, foreignKey: Int, store: any PersistenceAdapter,
+        of owners: [Owner], relation: Relation, store: any PersistenceAdapter,
         nested: (@Sendable (Query<Child>) -> Query<Child>)?
     ) throws {
         let ids = owners.filter(\.__isPersisted).map { $0.__baseline[0] }
-        var query = Query<Child>().using(store)
-        query.predicate = .isIn(column: foreignKey, ids)
+        guard !ids.isEmpty else { return }
+        var query = relation.childQuery(of: ids, as: Child.self, store: store)
         if let nested { query = nested(query) }
-        var groups: [ModelValue: [Child]] = [:]
+        let foreignKey = relation.foreignKey
+        var groups: [ModelValue: [ModelObject]] = [:]
         for child in try query.all() { groups[child.__values[foreignKey], default: []].append(child) }
         for owner in owners where owner.__isPersisted {
-            owner.extras.related[location] = groups[owner.__baseline[0]] ?? []
+            let children = groups[owner.__baseline[0]] ?? []
+            owner.linkInverse(of: children, foreignKey: foreignKey)
+            owner.extras.related.children[relation.location] = children
         }
     }
 
@@ -84,7 +79,7 @@ enum EagerLoad {
         for child in children {
             let key = child.__values[foreignKey]
             guard !key.isNull else { continue }
-            child.extras.parents[foreignKey] = ParentLink(key: key, parent: byID[key], pending: false)
+            child.extras.related.parents[foreignKey] = ParentLink(key: key, parent: byID[key], pending: false)
         }
     }
 }

@@ -100,13 +100,13 @@ package final class SerializationPlan: Sendable {
                     "the mapping nests \"\(name)\", which is not a relation; relations: "
                         + relations.map(\.name).joined(separator: ", "))
             }
-            guard relation.kind != .hasManyThrough else {
+            guard relation.kind != Relation.Kind.hasManyThrough else {
                 throw invalid("\"\(name)\" is a through relation; nest the relation it goes through instead")
             }
             guard !planned.contains(where: { $0.relation.name == name }) else {
                 throw invalid("the mapping nests \"\(name)\" twice")
             }
-            if relation.kind == .belongsTo { excluded.insert(relation.foreignKey) }
+            if relation.kind == Relation.Kind.belongsTo { excluded.insert(relation.foreignKey) }
             planned.append(PlannedRelation(relation: relation, key: key ?? relationKey(name, keyCase)))
         }
 

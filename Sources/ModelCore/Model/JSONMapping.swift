@@ -35,17 +35,17 @@ public struct JSONMapping<M: ModelProtocol>: Sendable {
     /// What reading does with keys that match nothing.
     public var unknownKeys: JSONUnknownKeyStrategy
 
-    enum ColumnReference: Sendable {
+    package enum ColumnReference: Sendable {
         case name(String)
         case keyPath(PartialKeyPath<M> & Sendable)
     }
 
-    var keys: [(ColumnReference, String)] = []
-    var excluded: [ColumnReference] = []
-    var transformers: [(ColumnReference, JSONTransformer)] = []
-    var relations: [(String, String?)] = []
-    var beforeDecodingHooks: [@Sendable (inout [String: ModelValue]) throws -> Void] = []
-    var afterEncodingHooks: [@Sendable (M, inout [String: ModelValue]) throws -> Void] = []
+    package var keys: [(ColumnReference, String)] = []
+    package var excluded: [ColumnReference] = []
+    package var transformers: [(ColumnReference, JSONTransformer)] = []
+    package var relations: [(String, String?)] = []
+    package var beforeDecodingHooks: [@Sendable (inout [String: ModelValue]) throws -> Void] = []
+    package var afterEncodingHooks: [@Sendable (M, inout [String: ModelValue]) throws -> Void] = []
 
     /// A mapping; by default keys are the stored column names (`due_date`), dates ISO 8601
     /// with fractional seconds, nils written as `null`, unknown keys ignored.
@@ -190,8 +190,8 @@ public enum JSONUnknownKeyStrategy: Sendable, Hashable {
 /// the JSON value and returns something the column's casting rules accept. Neither sees
 /// `null` unless the column holds nil or JSON sent `null`.
 public struct JSONTransformer: Sendable {
-    let encode: @Sendable (ModelValue) throws -> ModelValue
-    let decode: @Sendable (ModelValue) throws -> ModelValue
+    package let encode: @Sendable (ModelValue) throws -> ModelValue
+    package let decode: @Sendable (ModelValue) throws -> ModelValue
 
     /// A transformer from two functions; throw to refuse a value.
     public init(

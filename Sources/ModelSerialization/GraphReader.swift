@@ -186,12 +186,14 @@ package final class GraphReader {
                     .typeMismatch, record.recordSchema, expected: "array of \(relation.target.modelName)", found: raw,
                     "nested children are an array")
             }
-            record.extras.related[relation.location] = try children(
-                relation.targetType, from: elements, owner: record, foreignKey: relation.foreignKey)
+            record.setLoadedChildren(
+                try children(relation.targetType, from: elements, owner: record, foreignKey: relation.foreignKey),
+                at: relation.location)
         case .hasOne:
             let elements: [ModelValue] = raw.isNull ? [] : [raw]
-            record.extras.related[relation.location] = try children(
-                relation.targetType, from: elements, owner: record, foreignKey: relation.foreignKey)
+            record.setLoadedChildren(
+                try children(relation.targetType, from: elements, owner: record, foreignKey: relation.foreignKey),
+                at: relation.location)
         case .hasManyThrough:
             break  // refused when the plan is built
         }
@@ -201,11 +203,12 @@ package final class GraphReader {
         try record(T.self, from: value)
     }
 
-    /// Children read from `elements`, linked to `owner`, as `[C]` (what relations preload).
+    /// Children read from `elements`, linked to `owner` (the relation then holds them as
+    /// loaded).
     private func children<C: ModelProtocol>(
         _ type: C.Type, from elements: [ModelValue], owner: ModelObject, foreignKey: Int
-    ) throws(SerializationError) -> [C] {
-        var list: [C] = []
+    ) throws(SerializationError) -> [ModelObject] {
+        var list: [ModelObject] = []
         list.reserveCapacity(elements.count)
         for (k, element) in elements.enumerated() {
             path.push(index: k)

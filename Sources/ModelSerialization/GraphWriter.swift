@@ -171,10 +171,9 @@ package final class GraphWriter {
     private func parentValue<M: ModelProtocol, P: ModelProtocol>(
         of record: M, _ relation: Relation, _ parentType: P.Type
     ) throws(SerializationError) -> ModelValue {
-        let key = P.IDValue?(modelValue: record.__values[relation.foreignKey]) ?? nil
         let parent: P?
         do {
-            parent = try record._loadParent(slot: relation.foreignKey, key: key, as: P.self)
+            parent = try record.relatedParent(relation, as: P.self)
         } catch {
             throw failure(.storeFailure, record.recordSchema, "loading \(relation.name) failed: \(error)")
         }
@@ -182,18 +181,14 @@ package final class GraphWriter {
         return try nestedObject(parent)
     }
 
-    /// The children preloaded or decoded on the record, otherwise fetched from its store
-    /// in id order; none for an unsaved record.
+    /// The related children as the relation's properties see them: staged, loaded (eager,
+    /// `load(_:)`, a decoded document) or read from the record's store; none for an unsaved
+    /// record.
     private func childRecords<M: ModelProtocol, C: ModelProtocol>(
         of record: M, _ relation: Relation, _ childType: C.Type
     ) throws(SerializationError) -> [C] {
-        if let preloaded = record.__extras?.related[relation.location] as? [C] { return preloaded }
-        guard record.__isPersisted, let home = record.__home else { return [] }
-        let query = StoreQuery(
-            schema: C.schema, predicate: .compare(column: relation.foreignKey, .equal, record.__baseline[0]),
-            sort: [SortKey(column: 0)])
         do {
-            return try C.fetch(query, store: home)
+            return try record.relatedChildren(relation, as: C.self)
         } catch {
             throw failure(.storeFailure, record.recordSchema, "loading \(relation.name) failed: \(error)")
         }
@@ -246,11 +241,7 @@ package final class GraphWriter {
     }
 
     /// ISO 8601 with at least millisecond digits: `2012-04-23T18:25:43.000Z`.
-    static func iso8601(_ date: Date) -> String {
-        let text = DateCodec.iso8601String(date)
-        guard text.hasSuffix("Z"), !text.contains(".") else { return text }
-        return text.dropLast() + ".000Z"
-    }
+    static func iso8601(_ date: Date) -> String { DateCodec.iso8601Milliseconds(date) }
 
     private func failure(
         _ kind: SerializationError.Kind, _ schema: ModelSchema, key: String? = nil, found: ModelValue? = nil,

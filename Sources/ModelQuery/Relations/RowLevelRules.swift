@@ -34,26 +34,19 @@ extension ModelProtocol {
         guard !ids.isEmpty else { return 0 }
         // Id lists are bound parameters: keep each statement well under SQLite's limit.
         let chunks = stride(from: 0, to: ids.count, by: Self.idChunk).map { Array(ids[$0..<min($0 + Self.idChunk, ids.count)]) }
-        func children(_ relation: Relation, _ chunk: [ModelValue]) -> StoreQuery {
-            StoreQuery(schema: relation.target, predicate: .isIn(column: relation.foreignKey, chunk))
-        }
         for relation in dependents where relation.rule == .restrict {
             var count = 0
-            for chunk in chunks { count += try store.count(children(relation, chunk)) }
+            for chunk in chunks { count += try store.count(relation.children(of: chunk)) }
             if count > 0 {
                 throw ModelError(
                     .restricted, model: schema.modelName,
                     message: "cannot delete \(ids.count) \(schema.modelName) record(s): \(count) \(relation.target.modelName) record(s) still refer to them through \(relation.name)")
             }
         }
-        for relation in dependents {
-            guard let ops = relation.ops else { continue }
+        for relation in dependents where relation.rule != .restrict {
             for chunk in chunks {
-                switch relation.rule {
-                case .destroy, .delete: try ops.delete(children(relation, chunk), store, &visited)
-                case .nullify: try ops.nullify(children(relation, chunk), relation.foreignKey, store)
-                case .restrict, nil: break
-                }
+                try DeleteRuleAction.apply(
+                    relation, to: relation.children(of: chunk), store: store, visited: &visited, rowLevel: true)
             }
         }
         guard revisited else { return try deleteRows(query, schema: schema, store: store) }
@@ -66,4 +59,42 @@ extension ModelProtocol {
 
     /// How many ids one `IN (…)` list of a cascade binds.
     static var idChunk: Int { 10_000 }
+}
+
+/// What a delete rule does to the children a query selects, with the child type opened
+/// from the relation (no stored closures).
+enum DeleteRuleAction {
+    /// Applies `relation`'s rule to the rows `children` selects: `.destroy` destroys each
+    /// record (hooks run), `.delete` bulk-deletes them applying their own rules at row
+    /// level, `.nullify` clears their foreign key. `.restrict` is checked by the callers
+    /// before anything changes, so it does nothing here. At `rowLevel` (inside a bulk
+    /// delete, where no hooks run) `.destroy` deletes in bulk too.
+    static func apply(
+        _ relation: Relation, to children: StoreQuery, store: any PersistenceAdapter, visited: inout Set<RowKey>,
+        rowLevel: Bool = false
+    ) throws {
+        try apply(relation, relation.targetType, children, store, &visited, rowLevel)
+    }
+
+    private static func apply<Child: ModelProtocol>(
+        _ relation: Relation, _ type: Child.Type, _ children: StoreQuery, _ store: any PersistenceAdapter,
+        _ visited: inout Set<RowKey>, _ rowLevel: Bool
+    ) throws {
+        switch relation.rule {
+        case .destroy where rowLevel, .delete:
+            _ = try Child.deleteRowsApplyingRules(children, store: store, visited: &visited)
+        case .destroy:
+            for record in try Child.fetch(children, store: store) {
+                guard try record.destroy() else {
+                    throw ModelError(
+                        .cancelled, model: children.schema.modelName, id: record.__baseline[0],
+                        message: "a before-hook declined while destroying dependent records; nothing was deleted")
+                }
+            }
+        case .nullify:
+            _ = try Child.updateRows(children, set: [relation.foreignKey: .null], schema: children.schema, store: store)
+        case .restrict, nil:
+            break
+        }
+    }
 }

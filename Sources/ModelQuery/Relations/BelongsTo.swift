@@ -10,14 +10,17 @@
 /// }
 ///
 /// assignee.task = task                  // sets task_id (same parent again: not dirty)
-/// assignee.task?.name                   // loads the parent (cached until task_id changes)
+/// assignee.task?.name                   // the assigned parent, no store access
+/// try assignee.load(\.task)             // reads the parent from the store
 /// assignee.task = nil                   // clears task_id
 /// ```
 ///
-/// The getter returns nil when the foreign key is nil or no parent has that id; use
-/// `try record.parent(\.task)` to see store errors. A parent assigned before it is saved
-/// is linked when the child is saved, provided the parent has been saved by then
-/// (otherwise the save throws ``ModelError`` `.notPersisted`).
+/// The property never touches the store: it returns the parent that was assigned or
+/// loaded — by `try record.load(\.task)` or `Query.including(\.task)` — for the current
+/// foreign key, and nil otherwise (`record.isLoaded(\.task)` tells "not loaded" from "no
+/// parent"). A parent assigned before it is saved is linked when the child is saved,
+/// provided the parent has been saved by then (otherwise the save throws ``ModelError``
+/// `.notPersisted`).
 @propertyWrapper
 public struct BelongsTo<Parent: ModelProtocol>: Sendable {
     /// The declaration's source position (identifies the column).
@@ -39,7 +42,8 @@ public struct BelongsTo<Parent: ModelProtocol>: Sendable {
         set { preconditionFailure("unreachable: @BelongsTo outside a Model") }
     }
 
-    /// Reads load the parent (cached per foreign-key value); writes set the foreign key.
+    /// Reads return the assigned or loaded parent (no store access); writes set the
+    /// foreign key.
     public static subscript<M: ModelProtocol>(
         _enclosingInstance instance: M,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<M, Parent?>,
@@ -49,12 +53,13 @@ public struct BelongsTo<Parent: ModelProtocol>: Sendable {
             let location = instance[keyPath: storageKeyPath].location
             let key = instance._read(location, as: Parent.IDValue?.self, in: M.self)
             let slot = instance.recordSchema.slot(for: location)
-            return (try? instance._loadParent(slot: slot, key: key, as: Parent.self)) ?? nil
+            return instance.loadedParent(slot: slot, key: key.modelValue, as: Parent.self) ?? nil
         }
         set {
             let location = instance[keyPath: storageKeyPath].location
             let slot = instance.recordSchema.slot(for: location)
-            instance._setParent(newValue, slot: slot)
+            _ = newValue?.recordSchema
+            instance._linkParent(newValue, slot: slot, clearingKeyWhilePending: true)
         }
     }
 }
@@ -68,12 +73,6 @@ extension BelongsTo: AnyColumnWrapper {
     package static var acceptor: @Sendable (ModelValue) -> Bool { { Parent.IDValue?(modelValue: $0) != nil } }
 }
 
-/// A `@BelongsTo` found on a prototype: its foreign key names the parent.
-package protocol AnyBelongsToWrapper: AnyColumnWrapper {
-    static var parentType: any ModelProtocol.Type { get }
-    static func declaration(property name: String, location: Int, slot: Int, owner: String) -> RelationDeclaration
-}
-
 extension BelongsTo: AnyBelongsToWrapper {
     package static var parentType: any ModelProtocol.Type { Parent.self }
 
@@ -85,7 +84,7 @@ extension BelongsTo: AnyBelongsToWrapper {
             .success(
                 Relation(
                     name: name, kind: .belongsTo, ownerModel: owner, target: Parent.schema, targetType: Parent.self, foreignKey: slot, rule: nil,
-                    location: location, ops: nil))
+                    location: location))
         }
     }
 }

@@ -1,3 +1,23 @@
+// Relations as the schema describes them. Everything relations *do* — the property
+// wrappers, loading, eager loading, staged writes and delete rules — lives in
+// ModelQuery/Relations; ModelCore only records what was declared, so that schemas,
+// `save()` and adapters can see relations without depending on the query layer.
+
+/// What `destroy()` does to a parent's related records (`dependent:` in MotionModel).
+///
+/// `delete()` ignores relations; only `destroy()` (and `destroyAll()`) applies these.
+public enum DeleteRule: String, Sendable, Hashable, CaseIterable {
+    /// Destroy each child (its hooks run, its own relations' rules apply, recursively).
+    case destroy
+    /// Delete the children in one bulk operation, applying their own relations' rules at
+    /// row level (as SQL `ON DELETE` actions do); no hooks run.
+    case delete
+    /// Set the children's foreign key to nil (the default).
+    case nullify
+    /// Refuse to destroy the parent while children exist (``ModelError`` `.restricted`).
+    case restrict
+}
+
 /// A resolved relation of a model: its kind, the related model's schema and the foreign
 /// key that links them.
 ///
@@ -37,14 +57,16 @@ public struct Relation: Sendable, CustomStringConvertible {
     public let through: (via: String, source: String)?
     /// The declaration's source position (identifies the wrapper).
     package let location: Int
-    /// Store operations on the targets (for `hasMany`/`hasOne`).
-    package let ops: RelationOps?
-    /// The related model's type (serialization makes and reads its records).
+    /// Writes a record staged on this relation (`user.profile = p`) when the owner is
+    /// saved (`hasOne`; nil otherwise).
+    package let stagedWriter: (any StagedRelationWriter)?
+    /// The related model's type (opened where the relation's behaviour needs it).
     package let targetType: any ModelProtocol.Type
 
     package init(
         name: String, kind: Kind, ownerModel: String, target: ModelSchema, targetType: any ModelProtocol.Type,
-        foreignKey: Int, rule: DeleteRule?, through: (via: String, source: String)? = nil, location: Int, ops: RelationOps?
+        foreignKey: Int, rule: DeleteRule?, through: (via: String, source: String)? = nil, location: Int,
+        stagedWriter: (any StagedRelationWriter)? = nil
     ) {
         self.targetType = targetType
         self.name = name
@@ -55,7 +77,7 @@ public struct Relation: Sendable, CustomStringConvertible {
         self.rule = rule
         self.through = through
         self.location = location
-        self.ops = ops
+        self.stagedWriter = stagedWriter
     }
 
     public var description: String {
@@ -100,32 +122,15 @@ package protocol AnyRelationWrapper {
     func declaration(property name: String, owner: any ModelProtocol.Type) -> RelationDeclaration
 }
 
-/// The store operations a parent's `destroy()` applies to the children of one relation,
-/// made where the child type is known.
-package struct RelationOps: Sendable {
-    /// Destroys each record the query selects (hooks run); a declining hook throws.
-    package let destroy: @Sendable (StoreQuery, any PersistenceAdapter) throws -> Void
-    /// Bulk-deletes the records the query selects, applying their own relations' rules at
-    /// row level (see `deleteRowsApplyingRules`); `visited` ends cycles.
-    package let delete: @Sendable (StoreQuery, any PersistenceAdapter, inout Set<RowKey>) throws -> Void
-    /// Sets the foreign key to nil on the records the query selects.
-    package let nullify: @Sendable (StoreQuery, Int, any PersistenceAdapter) throws -> Void
+/// A `@BelongsTo` found on a prototype: its foreign key names the parent.
+package protocol AnyBelongsToWrapper: AnyColumnWrapper {
+    static var parentType: any ModelProtocol.Type { get }
+    static func declaration(property name: String, location: Int, slot: Int, owner: String) -> RelationDeclaration
+}
 
-    /// The operations for child model `Child`.
-    package static func of<Child: ModelProtocol>(_ child: Child.Type) -> RelationOps {
-        RelationOps(
-            destroy: { query, store in
-                for record in try Child.fetch(query, store: store) {
-                    guard try record.destroy() else {
-                        throw ModelError(
-                            .cancelled, model: query.schema.modelName, id: record.__baseline[0],
-                            message: "a before-hook declined while destroying dependent records; nothing was deleted")
-                    }
-                }
-            },
-            delete: { query, store, visited in _ = try Child.deleteRowsApplyingRules(query, store: store, visited: &visited) },
-            nullify: { query, foreignKey, store in
-                _ = try Child.updateRows(query, set: [foreignKey: .null], schema: query.schema, store: store)
-            })
-    }
+/// Writes the record staged on a relation of `owner` (for example `user.profile = p`).
+/// `save()` calls it after writing the owner, inside the same store transaction; the
+/// relation types implement it.
+package protocol StagedRelationWriter: Sendable {
+    func write(_ staged: ModelObject?, owner: ModelObject, store: any PersistenceAdapter) throws
 }

@@ -1,0 +1,149 @@
+import CSQLiteRaw
+import Foundation
+import SQLiteAdapter
+
+/// A team of the eager-loading workloads: ten members each.
+final class Team: Model {
+    @Column var name: String = ""
+    @HasMany var members: Children<Member>
+    init() {}
+}
+
+/// A member of a team.
+final class Member: Model {
+    @Column var name: String = ""
+    @Column var score: Double = 0
+    @BelongsTo var team: Team?
+    init() {}
+}
+
+/// The baseline's rows: plain structs, grouped by hand.
+struct TeamRow {
+    var id: Int64
+    var name: String
+}
+
+struct MemberRow {
+    var id: Int64
+    var name: String
+    var score: Double
+    var teamID: Int64
+}
+
+/// How many members each team has.
+let membersPerTeam = 10
+
+/// A database with `n / 10` teams of ten members, tables made by SQLiteAdapter, rows
+/// inserted with the raw API.
+final class TeamDatabase {
+    let directory: URL
+    let path: String
+    static var teams: String { "\"" + Team.schema.tableName + "\"" }
+    static var members: String { "\"" + Member.schema.tableName + "\"" }
+
+    init(members n: Int) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("swiftmodel-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        path = directory.appendingPathComponent("teams.sqlite").path
+        do {
+            let store = try SQLiteAdapter(path: path)
+            try store.prepare(Team.schema)
+            try store.prepare(Member.schema)
+        }
+        let raw = try RawSQLite(path: path)
+        let team = try raw.prepare("INSERT INTO \(Self.teams) (name) VALUES (?)")
+        let member = try raw.prepare("INSERT INTO \(Self.members) (name, score, team_id) VALUES (?, ?, ?)")
+        defer {
+            sqlite3_finalize(team)
+            sqlite3_finalize(member)
+        }
+        try raw.transaction {
+            for t in 0..<max(1, n / membersPerTeam) {
+                RawSQLite.bind("team \(t)", team, 1)
+                try runToEnd(team)
+                for m in 0..<membersPerTeam {
+                    RawSQLite.bind("member \(m)", member, 1)
+                    sqlite3_bind_double(member, 2, Double(m))
+                    sqlite3_bind_int64(member, 3, Int64(t + 1))
+                    try runToEnd(member)
+                }
+            }
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// All teams and all members into structs (what a hand-written eager load reads).
+    func rawRows(_ raw: RawSQLite) throws -> ([TeamRow], [MemberRow]) {
+        let teams = try raw.prepare("SELECT id, name FROM \(Self.teams)")
+        let members = try raw.prepare("SELECT id, name, score, team_id FROM \(Self.members)")
+        defer {
+            sqlite3_finalize(teams)
+            sqlite3_finalize(members)
+        }
+        var teamRows: [TeamRow] = []
+        try eachRow(teams) { teamRows.append(TeamRow(id: sqlite3_column_int64($0, 0), name: RawSQLite.text($0, 1))) }
+        var memberRows: [MemberRow] = []
+        try eachRow(members) {
+            memberRows.append(
+                MemberRow(
+                    id: sqlite3_column_int64($0, 0), name: RawSQLite.text($0, 1), score: sqlite3_column_double($0, 2),
+                    teamID: sqlite3_column_int64($0, 3)))
+        }
+        return (teamRows, memberRows)
+    }
+}
+
+/// Eager loading over SQLite, against the same two reads done with the raw API.
+let eagerLoadWorkloads: [Workload] = [
+    Workload(
+        name: "eager has-many",
+        model: { n in
+            let db = try TeamDatabase(members: n)
+            let store = try SQLiteAdapter(path: db.path)
+            defer { blackHole(db) }
+            return try time {
+                let teams = try Team.query(in: store).including(\.members).all()
+                var sum = 0.0
+                for team in teams { for member in try team.members.all() { sum += member.score } }
+                blackHole(sum)
+            }
+        },
+        baseline: { n in
+            let db = try TeamDatabase(members: n)
+            let raw = try RawSQLite(path: db.path)
+            return try time {
+                let (teams, members) = try db.rawRows(raw)
+                var byTeam: [Int64: [MemberRow]] = [:]
+                for member in members { byTeam[member.teamID, default: []].append(member) }
+                var sum = 0.0
+                for team in teams { for member in byTeam[team.id] ?? [] { sum += member.score } }
+                blackHole(sum)
+            }
+        }),
+    Workload(
+        name: "eager belongs-to",
+        model: { n in
+            let db = try TeamDatabase(members: n)
+            let store = try SQLiteAdapter(path: db.path)
+            defer { blackHole(db) }
+            return try time {
+                let members = try Member.query(in: store).including(\.team).all()
+                var sum = 0
+                for member in members { sum &+= member.team?.name.utf8.count ?? 0 }
+                blackHole(sum)
+            }
+        },
+        baseline: { n in
+            let db = try TeamDatabase(members: n)
+            let raw = try RawSQLite(path: db.path)
+            return try time {
+                let (teams, members) = try db.rawRows(raw)
+                var byID: [Int64: TeamRow] = [:]
+                for team in teams { byID[team.id] = team }
+                var sum = 0
+                for member in members { sum &+= byID[member.teamID]?.name.utf8.count ?? 0 }
+                blackHole(sum)
+            }
+        }),
+]

@@ -1,0 +1,62 @@
+/// The one definition of "the children of these owners" for a `@HasMany` or `@HasOne`:
+/// the target rows whose foreign key holds one of the owners' ids, in store order.
+///
+/// Every path that reaches children goes through here — `Children` (and so serialization),
+/// `@HasOne` reads and replacement, eager loading, `load(_:)` and the delete rules — so
+/// they select the same rows in the same order.
+extension Relation {
+    /// The condition selecting the children of `ownerIDs`.
+    package func childrenPredicate(of ownerIDs: [ModelValue]) -> QueryPredicate {
+        if ownerIDs.count == 1 { return .compare(column: foreignKey, .equal, ownerIDs[0]) }
+        return .isIn(column: foreignKey, ownerIDs)
+    }
+
+    /// The children of `ownerIDs`, as a store query.
+    package func children(of ownerIDs: [ModelValue]) -> StoreQuery {
+        StoreQuery(schema: target, predicate: childrenPredicate(of: ownerIDs))
+    }
+
+    /// The children of `ownerIDs` as a query on `Child` (the relation's target type),
+    /// reading from `store` when given.
+    func childQuery<Child: ModelProtocol>(
+        of ownerIDs: [ModelValue], as child: Child.Type, store: (any PersistenceAdapter)?
+    ) -> Query<Child> {
+        var query = Query<Child>()
+        query.predicate = childrenPredicate(of: ownerIDs)
+        if let store { query.adapter = store }
+        return query
+    }
+}
+
+extension ModelObject {
+    /// The children of a `@HasMany`/`@HasOne` held in memory (eager-loaded, loaded, read
+    /// from a document), or nil when none were loaded.
+    package final func loadedChildren<Child: ModelProtocol>(at location: Int, as type: Child.Type) -> [Child]? {
+        guard let records = __extras?.related.children[location] else { return nil }
+        var children: [Child] = []
+        children.reserveCapacity(records.count)
+        for record in records {
+            // Only this relation's code stores here, always with its own target type.
+            guard let child = record as? Child else { return nil }
+            children.append(child)
+        }
+        return children
+    }
+
+    /// Links each child back to this owner through the relation's `@BelongsTo` (in memory:
+    /// `child.parent` then returns this record without a query).
+    package final func linkInverse(of children: [ModelObject], foreignKey: Int) {
+        for child in children where child.__values[foreignKey] == __baseline[0] {
+            child._linkParent(self, slot: foreignKey)
+        }
+    }
+
+    /// Remembers loaded children of the relation at `location` (nil forgets them).
+    package final func setLoadedChildren(_ children: [ModelObject]?, at location: Int) {
+        if let children {
+            extras.related.children[location] = children
+        } else {
+            __extras?.related.children[location] = nil
+        }
+    }
+}
