@@ -29,30 +29,53 @@ final class RelationsDoc_Comment: Model {
     init() {}
 }
 
-// Docs/Relations.md, snippet 2 (line 56)
+// Docs/Relations.md, snippet 2 (line 69)
 final class RelationsDoc_Mail: Model {
     @BelongsTo var sender: RelationsDoc_Person?
     @BelongsTo var recipient: RelationsDoc_Person?
     init() {}
 }
 
-// Docs/Relations.md, snippet 2 (line 56)
+// Docs/Relations.md, snippet 2 (line 69)
 final class RelationsDoc_Person: Model {
     @HasMany(\RelationsDoc_Mail.sender) var sent: Children<RelationsDoc_Mail>
     @HasMany(\RelationsDoc_Mail.recipient, dependent: .delete) var received: Children<RelationsDoc_Mail>
     init() {}
 }
 
-// Docs/Relations.md, snippet 5 (line 113)
+// Docs/Relations.md, snippet 5 (line 140)
 final class RelationsDoc_Member: Model {
     @HasOne(dependent: .destroy) var card: RelationsDoc_Card?
     init() {}
 }
 
-// Docs/Relations.md, snippet 5 (line 113)
+// Docs/Relations.md, snippet 5 (line 140)
 final class RelationsDoc_Card: Model {
     @Column var number = ""
     @BelongsTo var member: RelationsDoc_Member?      // the foreign key lives on the child
+    init() {}
+}
+
+// Docs/Relations.md, snippet 6 (line 171)
+final class RelationsDoc_League: Model {
+    @Column var name = ""
+    @HasMany var teams: Children<RelationsDoc_Team>
+    @HasManyThrough(\RelationsDoc_League.teams, \RelationsDoc_Team.players) var players: Through<RelationsDoc_Player>
+    init() {}
+}
+
+// Docs/Relations.md, snippet 6 (line 171)
+final class RelationsDoc_Team: Model {
+    @BelongsTo var league: RelationsDoc_League?
+    @HasMany var players: Children<RelationsDoc_Player>
+    init() {}
+}
+
+// Docs/Relations.md, snippet 6 (line 171)
+final class RelationsDoc_Player: Model {
+    @Column var name = ""
+    @Column var age = 0
+    @BelongsTo var team: RelationsDoc_Team?
     init() {}
 }
 
@@ -65,23 +88,27 @@ extension RelationsDoc {
 
     }
 
-    /// Docs/Relations.md, snippet 2 (line 56).
+    /// Docs/Relations.md, snippet 2 (line 69).
     static func snippet2(_ context: Context) throws {
         _ = context
     }
 
-    /// Docs/Relations.md, snippet 3 (line 78).
+    /// Docs/Relations.md, snippet 3 (line 91).
     static func snippet3(_ context: Context) throws {
         let task = context.task
         let bob = RelationsDoc_Assignee()
         bob.task = task                 // sets task_id; the same parent again does not dirty bob
-        show(bob.task?.name)                  // loads the parent, cached until task_id changes
-        let t = try bob.parent(\.task)  // the same, with store errors thrown instead of nil
+        show(bob.task?.name)                  // the assigned parent: no store access
         bob.task = nil                  // clears task_id
-        show(bob, t)
+
+        let fetched = try RelationsDoc_Assignee.where(\.name == "bob").first()
+        show(fetched?.task)                   // nil: not loaded yet
+        let t = try fetched?.load(\.task)   // reads the parent; store errors are thrown
+        show(fetched?.task?.name)             // the loaded parent, until task_id changes
+        show(bob, fetched, t)
     }
 
-    /// Docs/Relations.md, snippet 4 (line 95).
+    /// Docs/Relations.md, snippet 4 (line 115).
     static func snippet4(_ context: Context) throws {
         let task = context.task
         let erin = context.erin
@@ -97,18 +124,28 @@ extension RelationsDoc {
         show(carol, dave)
     }
 
-    /// Docs/Relations.md, snippet 5 (line 113).
+    /// Docs/Relations.md, snippet 5 (line 140).
     static func snippet5(_ context: Context) throws {
         let member = context.member
         let newCard = context.newCard
 
-        show(member.card)                   // the card, or nil
+        try show(member.load(\.card))       // reads the card (or eager-load with including(\.card))
+        show(member.card)                   // the loaded card, or nil
         member.card = newCard         // staged
         try show(member.save())             // links newCard; destroys the old card (its rule)
     }
 
-    /// Docs/Relations.md, snippet 6 (line 154).
+    /// Docs/Relations.md, snippet 6 (line 171).
     static func snippet6(_ context: Context) throws {
+
+        let league = try RelationsDoc_League.create(["name": "east"])
+        let young = league.players.where(\.age < 20).order(by: \.name)   // no store access yet
+        try show(young.all())                                                     // two store queries
+        show(league, young)
+    }
+
+    /// Docs/Relations.md, snippet 7 (line 211).
+    static func snippet7(_ context: Context) throws {
         let tasks = try RelationsDoc_Task.query().including(\.assignees).all()            // 2 store queries
         for task in tasks {
             for a in try task.assignees.all() { print(a.name) }            // no query
@@ -121,6 +158,7 @@ extension RelationsDoc {
 
         // a parent (one query for all distinct parents) or a has-one
         let assignees = try RelationsDoc_Assignee.query().including(\.task).all()
+        show(assignees.first?.task?.name)                                         // no query
         show(tasks, deep, assignees)
     }
 }
@@ -132,4 +170,5 @@ extension RelationsDoc {
     @Test func snippet4() throws { try RelationsDoc.withContext { try RelationsDoc.snippet4($0) } }
     @Test func snippet5() throws { try RelationsDoc.withContext { try RelationsDoc.snippet5($0) } }
     @Test func snippet6() throws { try RelationsDoc.withContext { try RelationsDoc.snippet6($0) } }
+    @Test func snippet7() throws { try RelationsDoc.withContext { try RelationsDoc.snippet7($0) } }
 }

@@ -59,14 +59,14 @@ extension SerializationDoc {
 
     }
 
-    /// Docs/Serialization.md, snippet 3 (line 114).
+    /// Docs/Serialization.md, snippet 3 (line 119).
     static func snippet3(_ context: Context) throws {
         let encoder = JSONEncoder()
         encoder.userInfo[.serializationGraph] = SerializationGraph()
         show(encoder)
     }
 
-    /// Docs/Serialization.md, snippet 4 (line 134).
+    /// Docs/Serialization.md, snippet 4 (line 139).
     static func snippet4(_ context: Context) throws {
         let data = context.data
         let report = try SerializationDoc_Task.importJSON(data) { conflict in
