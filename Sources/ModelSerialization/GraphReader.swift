@@ -214,7 +214,7 @@ package final class GraphReader {
             path.push(index: k)
             defer { path.pop() }
             let child = try record(C.self, from: element)
-            child._linkParent(owner, slot: foreignKey)
+            child._linkInverse(owner, slot: foreignKey)
             list.append(child)
         }
         return list

@@ -142,6 +142,26 @@ final class FlakyAdapter: PersistenceAdapter {
             #expect(try draft.board === fetched && draft["board_id"] == fetched.id.modelValue)
         }
     }
+
+    @Test func childrenHoldTheirOwnerWeaklySoLoadingMakesNoCycle() throws {
+        try withStore { (_: ArrayAdapter) throws in
+            let board = try Board.create(["title": "sprint"])
+            try board.assignees.create(["name": "bob"])
+            weak var weakBoard: Board?
+            weak var weakChild: Assignee?
+            do {
+                let boards = try Board.query().including(\.assignees).all()
+                weakBoard = boards.first
+                weakChild = boards.first?.assignees.loaded?.first
+                #expect(weakChild?.board === weakBoard && weakBoard != nil)
+            }
+            #expect(weakBoard == nil && weakChild == nil)  // freed: no owner ⇄ child cycle
+            // A child kept alone outlives its owner: its parent then has to be loaded.
+            let kept = try #require(try Board.query().including(\.assignees).all().first?.assignees.loaded?.first)
+            #expect(kept.board == nil)
+            #expect(try kept.load(\.board)?.title == "sprint")
+        }
+    }
 }
 
 extension Assignee {

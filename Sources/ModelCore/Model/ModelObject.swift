@@ -24,6 +24,8 @@ open class ModelObject {
     package final var __home: (any PersistenceAdapter)?
     /// Observers, bindings and record-transaction snapshots, allocated on first use.
     @usableFromInline package final var __extras: RecordExtras?
+    /// The owner this record was reached through, held weakly (see ``InverseLink``).
+    package final var __inverse = InverseLink()
 
     /// Models inherit this initialiser; declare `init() {}` in the model.
     public init(_modelObject: Void = ()) {}

@@ -47,6 +47,34 @@ package struct ParentLink {
     }
 }
 
+/// The owner a record was reached through (`owner.children.all()`, eager loading, a
+/// nested document): it answers the record's `@BelongsTo` at `slot` while the foreign key
+/// holds the owner's id (or, `pending`, while both are still unsaved and the key is nil).
+///
+/// Held **weakly**: the owner holds its loaded children, so a strong link back would make
+/// every eager load a reference cycle. Stored inline on the record (no allocation per
+/// child).
+package struct InverseLink {
+    package weak var owner: ModelObject?
+    package var slot: Int32 = -1
+    package var pending = false
+
+    package init() {}
+
+    package init(owner: ModelObject, slot: Int, pending: Bool) {
+        self.owner = owner
+        self.slot = Int32(truncatingIfNeeded: slot)
+        self.pending = pending
+    }
+
+    /// The owner, when this link answers for the foreign key `key` at `slot`.
+    package func owner(slot: Int, key: ModelValue) -> ModelObject? {
+        guard Int(self.slot) == slot, let owner else { return nil }
+        if pending { return key.isNull ? owner : nil }
+        return !key.isNull && key == owner.__values[0] ? owner : nil
+    }
+}
+
 /// A child assigned to a `@HasOne` (nil: the current child is to be removed).
 package struct StagedChild {
     package let child: ModelObject?
@@ -59,6 +87,7 @@ extension ModelObject {
     /// parent's id, or the link is pending until the parent is saved (the key is then
     /// cleared, or kept as read from a document). `nil` unlinks and clears the key.
     package final func _linkParent(_ parent: ModelObject?, slot: Int, clearingKeyWhilePending: Bool = false) {
+        if Int(__inverse.slot) == slot { __inverse = InverseLink() }
         guard let parent else {
             __extras?.related.parents[slot] = nil
             _assign(.null, at: slot)
@@ -70,9 +99,22 @@ extension ModelObject {
     }
 }
 
+extension ModelObject {
+    /// Links this record to the owner it was reached through (see ``InverseLink``): the
+    /// foreign key at `slot` becomes the owner's id, or the link is pending while the owner
+    /// is unsaved (the key is then kept as it is). Replaces an assigned parent at `slot`.
+    package final func _linkInverse(_ owner: ModelObject, slot: Int) {
+        let id = owner.__values.first ?? .null
+        if __extras?.related.parents[slot] != nil { __extras?.related.parents[slot] = nil }
+        __inverse = InverseLink(owner: owner, slot: slot, pending: id.isNull)
+        if !id.isNull, __values[slot] != id { _assign(id, at: slot) }
+    }
+}
+
 extension ModelProtocol {
     /// Before a save: links parents that were assigned unsaved and have been saved since.
     package func linkPendingParents() throws {
+        if __inverse.pending { try linkPendingOwner() }
         guard let extras = __extras, !extras.related.parents.isEmpty else { return }
         for (slot, link) in extras.related.parents where link.pending {
             guard let parent = link.parent, parent.__isPersisted else {
@@ -84,6 +126,23 @@ extension ModelProtocol {
             extras.related.parents[slot] = ParentLink(key: id, parent: parent, pending: false)
             if __values[slot].isNull { _assign(id, at: slot) }
         }
+    }
+
+    /// A pending inverse link: the owner must have been saved by now; its id becomes the
+    /// foreign key (unless the key was set meanwhile).
+    private func linkPendingOwner() throws {
+        let slot = Int(__inverse.slot)
+        guard let owner = __inverse.owner else {
+            __inverse = InverseLink()
+            return
+        }
+        guard owner.__isPersisted else {
+            throw ModelError(
+                .notPersisted, model: recordSchema.modelName, column: recordSchema.columns[slot].name,
+                message: "the record this one belongs to has not been saved; save it before this record")
+        }
+        __inverse.pending = false
+        if __values[slot].isNull { _assign(owner.__values[0], at: slot) }
     }
 
     /// Whether `save()` has staged relation writes to run with the record.

@@ -119,13 +119,14 @@ public struct Children<Child: ModelProtocol> {
     /// was. Drops any preloaded snapshot of the children.
     private func link(_ child: Child, to key: ModelValue, at foreignKey: Int) throws {
         let previous = child.__values[foreignKey]
-        let previousLink = child.__extras?.related.parents[foreignKey]
-        child._linkParent(key.isNull ? nil : owner, slot: foreignKey)
+        let (previousLink, previousInverse) = (child.__extras?.related.parents[foreignKey], child.__inverse)
+        if key.isNull { child._linkParent(nil, slot: foreignKey) } else { child._linkInverse(owner, slot: foreignKey) }
         do {
             try child.save(to: owner.__home)
         } catch {
             child._assign(previous, at: foreignKey)
             child.__extras?.related.parents[foreignKey] = previousLink
+            child.__inverse = previousInverse
             throw error
         }
         owner.setLoadedChildren(nil, at: location)
@@ -156,7 +157,7 @@ public struct Children<Child: ModelProtocol> {
         guard ownerID != nil else { throw unsaved("new") }
         let child = try Child(attributes)
         _ = child.recordSchema
-        child._linkParent(owner, slot: relation.foreignKey)
+        child._linkInverse(owner, slot: relation.foreignKey)
         return child
     }
 

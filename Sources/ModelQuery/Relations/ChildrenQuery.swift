@@ -43,12 +43,11 @@ extension ModelObject {
         return children
     }
 
-    /// Links each child back to this owner through the relation's `@BelongsTo` (in memory:
-    /// `child.parent` then returns this record without a query).
+    /// Links each child back to this owner through the relation's `@BelongsTo`, weakly (in
+    /// memory: `child.parent` then returns this record without a query).
     package final func linkInverse(of children: [ModelObject], foreignKey: Int) {
-        for child in children where child.__values[foreignKey] == __baseline[0] {
-            child._linkParent(self, slot: foreignKey)
-        }
+        let id = __values[0]
+        for child in children where child.__values[foreignKey] == id { child._linkInverse(self, slot: foreignKey) }
     }
 
     /// Remembers loaded children of the relation at `location` (nil forgets them).

@@ -111,7 +111,7 @@ enum HasOneReplacement {
         }
         if let child {
             _ = child.recordSchema
-            child._linkParent(owner, slot: relation.foreignKey)
+            child._linkInverse(owner, slot: relation.foreignKey)
             try child.save(to: store)
         }
     }

@@ -88,9 +88,8 @@ extension ModelProtocol {
     package func loadParent<P: ModelProtocol>(slot: Int, as type: P.Type) throws -> P? {
         let key = __values[slot]
         if key.isNull {
-            if let link = __extras?.related.parents[slot], link.pending { return link.parent as? P }
-            __extras?.related.parents[slot] = nil
-            return nil
+            // Nothing to read: a pending (unsaved) parent or owner, or none.
+            return loadedParent(slot: slot, key: key, as: P.self) ?? nil
         }
         let (schema, store) = try P.context(__home)
         let parent = try P.fetch(StoreQuery(schema: schema, predicate: .compare(column: 0, .equal, key), limit: 1), store: store).first
@@ -115,10 +114,9 @@ extension ModelObject {
     /// The parent in memory for the foreign-key value `key`: `.some(parent)` (possibly
     /// `.some(nil)`: no such parent, or a nil key) when known, nil when not loaded.
     package final func loadedParent<P: ModelProtocol>(slot: Int, key: ModelValue, as type: P.Type) -> P?? {
-        guard let link = __extras?.related.parents[slot], link.answers(for: key) else {
-            return key.isNull ? .some(nil) : nil
-        }
-        return .some(link.parent as? P)
+        if let link = __extras?.related.parents[slot], link.answers(for: key) { return .some(link.parent as? P) }
+        if let owner = __inverse.owner(slot: slot, key: key) { return .some(owner as? P) }
+        return key.isNull ? .some(nil) : nil
     }
 }
 
