@@ -4,7 +4,7 @@
 For each document with snippets it writes Tests/DocSnippetTests/Generated/<Doc>Snippets.swift:
 
 - types, extensions and functions a snippet declares become module-level declarations,
-  renamed with the document's prefix (`Task` in Docs/Models.md is `ModelsDoc_Task`), so
+  renamed with the document's prefix (`Todo` in Docs/Models.md is `ModelsDoc_Todo`), so
   documents do not clash and a document's snippets share their declarations;
 - the rest of a snippet becomes the body of `<Doc>Doc.snippetN(_ context:)`; a bare
   expression statement is prefixed with `_ =` (snippets show values in comments);

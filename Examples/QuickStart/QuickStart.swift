@@ -3,7 +3,7 @@
 import ArrayAdapter
 import Foundation
 
-final class Task: Model, Validatable {
+final class Todo: Model, Validatable {
     @Column var name: String = ""
     @Column var longName: String?
     @Column(default: "2012-09-15") var dueDate: Date?
@@ -13,7 +13,7 @@ final class Task: Model, Validatable {
     @Column var updatedAt: Date?
     init() {}
 
-    static func validations(_ v: inout Validations<Task>) {
+    static func validations(_ v: inout Validations<Todo>) {
         v.add(\.name, .presence, .length(...80))
         v.add(\.priority, .numericality(in: 0...5))
     }
@@ -30,39 +30,39 @@ struct QuickStart {
         let store = ArrayAdapter()
         ModelStore.setDefault(store)
 
-        print("Schema:", Task.schema)
+        print("Schema:", Todo.schema)
 
-        let task = try Task(["name": "  walk the dog ", "priority": "2", "tags": ["outdoor"]])
-        try task.save()
-        print("Saved", task.name, "with id", task.id.map(String.init) ?? "nil", "due", task.dueDate.map { "\($0)" } ?? "-")
+        let todo = try Todo(["name": "  walk the dog ", "priority": "2", "tags": ["outdoor"]])
+        try todo.save()
+        print("Saved", todo.name, "with id", todo.id.map(String.init) ?? "nil", "due", todo.dueDate.map { "\($0)" } ?? "-")
 
-        let watch = try task.observe(\.priority) { old, new in print("priority \(old) → \(new)") }
-        task.priority = 5
-        print("Dirty:", task.isDirty, "changes:", task.changes)
-        try task.save()
+        let watch = try todo.observe(\.priority) { old, new in print("priority \(old) → \(new)") }
+        todo.priority = 5
+        print("Dirty:", todo.isDirty, "changes:", todo.changes)
+        try todo.save()
         watch.cancel()
 
         try store.transaction {
-            try Task.create(["name": "buy milk"])
-            try Task.create(["name": "call mum", "due_date": "2012-09-19T09:30:00Z"])
+            try Todo.create(["name": "buy milk"])
+            try Todo.create(["name": "call mum", "due_date": "2012-09-19T09:30:00Z"])
         }
-        print("Count:", try Task.count())
-        for task in try Task.all() { print(" -", task.id ?? 0, task.name, task.dueDate.map { "\($0)" } ?? "-") }
+        print("Count:", try Todo.count())
+        for todo in try Todo.all() { print(" -", todo.id ?? 0, todo.name, todo.dueDate.map { "\($0)" } ?? "-") }
 
-        let early = try Task.where(\.dueDate < ModelClock.now()).order(by: \.dueDate, .descending).all()
+        let early = try Todo.where(\.dueDate < ModelClock.now()).order(by: \.dueDate, .descending).all()
         print("Due before now, latest first:", early.map(\.name))
-        print("Names containing \"m\":", try Task.where("name").contains("m").pluck(\.name))
-        print("Tasks per due date:", try Task.query().group(by: "due_date").count().map { "\($0.key): \($0.value)" })
+        print("Names containing \"m\":", try Todo.where("name").contains("m").pluck(\.name))
+        print("Todos per due date:", try Todo.query().group(by: "due_date").count().map { "\($0.key): \($0.value)" })
 
-        let invalid = Task()
+        let invalid = Todo()
         invalid.priority = 9
         if try !invalid.saveIfValid() { print("Not saved:", invalid.errors.fullMessages.joined(separator: "; ")) }
 
         do {
-            try task.set("priority", to: "high")
+            try todo.set("priority", to: "high")
         } catch {
             print("Cast error:", error)
         }
-        print("Deleted", try Task.deleteAll(), "tasks")
+        print("Deleted", try Todo.deleteAll(), "todos")
     }
 }

@@ -8,7 +8,7 @@ import ModelEngine
 ///
 /// let store = ArrayAdapter()
 /// ModelStore.setDefault(store)
-/// try Task(["name": "walk"]).save()
+/// try Todo(["name": "walk"]).save()
 /// try store.reset()          // empty it (tests, fixtures)
 /// ```
 ///

@@ -5,8 +5,8 @@ extension ModelProtocol {
     /// model's ``JSONMapping`` exactly as ``init(dictionary:)``.
     ///
     /// ```swift
-    /// let task = try JSONDecoder().decode(Task.self, from: data)
-    /// let tasks = try JSONDecoder().decode([Task].self, from: data)
+    /// let todo = try JSONDecoder().decode(Todo.self, from: data)
+    /// let todos = try JSONDecoder().decode([Todo].self, from: data)
     /// ```
     ///
     /// Each record is read on its own; to resolve references across the elements of an

@@ -22,7 +22,7 @@ extension ModelProtocol {
     /// Nested relations in the document are read but not written: import each model.
     ///
     /// ```swift
-    /// let report = try Task.importJSON(data) { conflict in
+    /// let report = try Todo.importJSON(data) { conflict in
     ///     conflict.changedColumns == ["notes"] ? .keepLocal : .takeIncoming
     /// }
     /// print(report)   // 3 inserted, 1 updated, 0 unchanged, 1 conflict

@@ -6,7 +6,7 @@ extension ModelProtocol {
     /// base64, nested relations and references.
     ///
     /// ```swift
-    /// try task.dictionaryValue()   // ["id": 1, "name": "walk", "due_date": "2012-09-15T00:00:00.000Z", …]
+    /// try todo.dictionaryValue()   // ["id": 1, "name": "walk", "due_date": "2012-09-15T00:00:00.000Z", …]
     /// ```
     ///
     /// - Throws: ``SerializationError`` (a non-finite double, a refusing transformer or hook,

@@ -5,7 +5,7 @@
 /// do {
 ///     try store.load()
 /// } catch let error as ArchiveError where error.kind == .corrupt {
-///     print(error)   // tasks.archive: corrupt: reference 912 is out of range
+///     print(error)   // todos.archive: corrupt: reference 912 is out of range
 /// }
 /// ```
 public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {

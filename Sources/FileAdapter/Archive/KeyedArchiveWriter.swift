@@ -16,10 +16,10 @@ import Foundation
 /// ```swift
 /// var writer = KeyedArchiveWriter()
 /// let name = try writer.key("name")
-/// writer.beginObject(className: "Task")
+/// writer.beginObject(className: "Todo")
 /// try writer.encode(.string("walk"), forKey: name)
-/// let task = try writer.endObject()
-/// let bytes = try writer.finish(root: task)
+/// let todo = try writer.endObject()
+/// let bytes = try writer.finish(root: todo)
 /// ```
 struct KeyedArchiveWriter {
     /// A key written once and reused for every object that has it.

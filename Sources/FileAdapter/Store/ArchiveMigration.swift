@@ -6,7 +6,7 @@
 /// only needed for what that cannot express: renames, splits, changed meanings.
 ///
 /// ```swift
-/// try store.register(Task.self, version: 3, migrations: [
+/// try store.register(Todo.self, version: 3, migrations: [
 ///     ArchiveMigration(to: 2) { record in record.rename("title", to: "name") },
 ///     ArchiveMigration(to: 3) { record in
 ///         let minutes = record["estimate_hours"]?.intValue.map { $0 * 60 } ?? 0

@@ -12,15 +12,15 @@ import Synchronization
 /// import FileAdapter
 ///
 /// // The whole store in one file, loaded now, saved after each commit.
-/// let store = try FileAdapter(file: URL(filePath: "app.archive"), models: [Project.self, Task.self])
+/// let store = try FileAdapter(file: URL(filePath: "app.archive"), models: [Project.self, Todo.self])
 /// ModelStore.setDefault(store)
-/// try Task(["name": "walk"]).save()
+/// try Todo(["name": "walk"]).save()
 /// try store.flush()                     // write pending changes now (autosave is coalesced)
 ///
 /// // One file per model type, as MotionModel's serialize_to_file did.
-/// try Task.serialize(to: URL(filePath: "tasks.archive"))
-/// try Task.deserialize(from: URL(filePath: "tasks.archive"))   // replaces Task's rows
-/// try Task.serialize()                  // the remembered file
+/// try Todo.serialize(to: URL(filePath: "todos.archive"))
+/// try Todo.deserialize(from: URL(filePath: "todos.archive"))   // replaces Todo's rows
+/// try Todo.serialize()                  // the remembered file
 /// ```
 ///
 /// ## Queries and threads

@@ -4,9 +4,9 @@ import Foundation
 ///
 /// ```swift
 /// ModelStore.setDefault(FileAdapter())
-/// try Task.deserialize(from: URL(filePath: "tasks.archive"))   // missing file: no tasks
-/// try Task(["name": "walk"]).save()
-/// try Task.serialize()                                          // back to tasks.archive
+/// try Todo.deserialize(from: URL(filePath: "todos.archive"))   // missing file: no todos
+/// try Todo(["name": "walk"]).save()
+/// try Todo.serialize()                                          // back to todos.archive
 /// ```
 extension ModelProtocol where Self: ModelObject {
     /// Writes every stored record of this model to `url` (by default the file it was last

@@ -4,10 +4,10 @@
 /// value and the target type.
 ///
 /// ```
-/// Task.priority: cannot cast "12abc" (string) to int: not an integer
+/// Todo.priority: cannot cast "12abc" (string) to int: not an integer
 /// ```
 public struct CastError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The model's name (`"Task"`), or empty when casting outside a model.
+    /// The model's name (`"Todo"`), or empty when casting outside a model.
     public var model: String
     /// The column's name (`"due_date"`), or empty when casting outside a column.
     public var column: String

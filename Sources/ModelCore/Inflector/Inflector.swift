@@ -7,7 +7,7 @@ import Foundation
 /// let inflector = Inflector.shared
 /// inflector.pluralize("person")       // "people"
 /// inflector.singularize("statuses")   // "status"
-/// inflector.tableize("TaskList")      // "task_lists"  (Task.tableName's default)
+/// inflector.tableize("TaskList")      // "task_lists"  (Todo.tableName's default)
 /// inflector.camelize("due_date")      // "DueDate"
 /// inflector.humanize("author_id")     // "Author"
 ///
@@ -195,6 +195,6 @@ public final class Inflector: Sendable {
     /// A table name's model type name: `task_lists` → `TaskList`.
     public func classify(_ tableName: String) -> String { camelize(singularize(tableName)) }
 
-    /// The foreign-key column for a model: `Task` → `task_id`.
+    /// The foreign-key column for a model: `Todo` → `todo_id`.
     public func foreignKey(_ typeName: String) -> String { underscore(typeName) + "_id" }
 }

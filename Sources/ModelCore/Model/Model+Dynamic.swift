@@ -4,7 +4,7 @@ extension ModelProtocol {
     /// made.
     ///
     /// ```swift
-    /// let task = try Task(["name": "walk", "due_date": "2012-09-15"])
+    /// let todo = try Todo(["name": "walk", "due_date": "2012-09-15"])
     /// ```
     ///
     /// - Throws: ``ModelError`` `.unknownColumn`, ``CastError``.
@@ -25,7 +25,7 @@ extension ModelProtocol {
     /// A column's current value by stored name.
     ///
     /// ```swift
-    /// let due = try task["due_date"]     // .date(…)
+    /// let due = try todo["due_date"]     // .date(…)
     /// ```
     ///
     /// - Throws: ``ModelError`` `.unknownColumn`.
@@ -36,8 +36,8 @@ extension ModelProtocol {
     /// Assigns a value by column name, cast to the column's type (see `Docs/Casting.md`).
     ///
     /// ```swift
-    /// try task.set("due_date", to: "2012-09-19")
-    /// try task.set("priority", to: "3")        // .int(3)
+    /// try todo.set("due_date", to: "2012-09-19")
+    /// try todo.set("priority", to: "3")        // .int(3)
     /// ```
     ///
     /// - Throws: ``ModelError`` `.unknownColumn`, ``CastError``. The record is unchanged

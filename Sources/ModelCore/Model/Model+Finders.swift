@@ -2,7 +2,7 @@ extension ModelProtocol {
     /// Makes a record from attributes and saves it.
     ///
     /// ```swift
-    /// let task = try Task.create(["name": "walk", "due_date": "2012-09-15"])
+    /// let todo = try Todo.create(["name": "walk", "due_date": "2012-09-15"])
     /// ```
     ///
     /// - Throws: as ``init(_:)`` and ``save(to:validate:)`` (a declining hook throws).

@@ -21,8 +21,8 @@ extension ModelProtocol {
     /// value does not call it.
     ///
     /// ```swift
-    /// let observation = try task.observe(\.name) { old, new in print("\(old) → \(new)") }
-    /// task.name = "walk"        // prints " → walk"
+    /// let observation = try todo.observe(\.name) { old, new in print("\(old) → \(new)") }
+    /// todo.name = "walk"        // prints " → walk"
     /// observation.cancel()
     /// ```
     ///
@@ -64,7 +64,7 @@ extension ModelProtocol {
     /// neither record strongly.
     ///
     /// ```swift
-    /// try label.bind(\.title, to: task, \.name)               // task.name → label.title
+    /// try label.bind(\.title, to: todo, \.name)               // todo.name → label.title
     /// try a.bind(\.name, to: b, \.name, twoWay: true)
     /// ```
     ///

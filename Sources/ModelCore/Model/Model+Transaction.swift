@@ -8,9 +8,9 @@ extension ModelProtocol {
     /// not the store: for atomic writes use ``PersistenceAdapter/transaction(_:)``.
     ///
     /// ```swift
-    /// try task.transaction {
-    ///     task.name = "draft"
-    ///     if !approved { try task.rollback() }   // name is back to what it was
+    /// try todo.transaction {
+    ///     todo.name = "draft"
+    ///     if !approved { try todo.rollback() }   // name is back to what it was
     /// }
     /// ```
     @discardableResult

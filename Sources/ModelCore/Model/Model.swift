@@ -5,7 +5,7 @@
 /// storage:
 ///
 /// ```swift
-/// final class Task: Model {
+/// final class Todo: Model {
 ///     @Column var name: String = ""
 ///     @Column var dueDate: Date?
 ///     init() {}
@@ -67,7 +67,7 @@ public protocol ModelProtocol: ModelObject, Codable {
     func afterValidation()
 }
 
-/// A model class: `final class Task: Model { … }`.
+/// A model class: `final class Todo: Model { … }`.
 ///
 /// Combines the ``ModelObject`` storage with the ``ModelProtocol`` requirements.
 public typealias Model = ModelObject & ModelProtocol

@@ -1,12 +1,12 @@
 /// The storage every model inherits: its row of values and its persistence state.
 ///
-/// You do not use this class directly; declare models as `final class Task: Model`
+/// You do not use this class directly; declare models as `final class Todo: Model`
 /// (``Model`` is `ModelObject & ModelProtocol`). A record's values live in one array in
 /// schema order, so loading a row, saving a row and comparing for changes never walk the
 /// properties or reflect.
 ///
 /// ## Threading
-/// A record is a plain mutable object, not `Sendable`: use it from one task or thread at a
+/// A record is a plain mutable object, not `Sendable`: use it from one todo or thread at a
 /// time, like any class instance. Adapters are thread-safe; to hand data across isolation
 /// domains, pass ids or ``ModelChange`` values (which are `Sendable`) and fetch again.
 open class ModelObject {

@@ -47,7 +47,7 @@ public struct ModelChange: Sendable, CustomStringConvertible {
         self.count = count
     }
 
-    /// The model's name (`"Task"`).
+    /// The model's name (`"Todo"`).
     public var modelName: String { schema.modelName }
 
     /// Whether this change is about `type`.

@@ -4,7 +4,7 @@ import Synchronization
 /// Change notifications: subscribe, suppress for a scope, and configure delivery.
 ///
 /// ```swift
-/// for await change in ModelNotifications.changes(of: Task.self) {
+/// for await change in ModelNotifications.changes(of: Todo.self) {
 ///     print(change.action, change.id)
 /// }
 ///
@@ -53,14 +53,14 @@ public enum ModelNotifications {
         set { postsToCenter.store(newValue, ordering: .relaxed) }
     }
 
-    /// Runs `body` with no change notifications for the current task. Nestable; the
+    /// Runs `body` with no change notifications for the current todo. Nestable; the
     /// previous state is restored when `body` returns or throws.
     @discardableResult
     public static func withoutNotifications<R>(_ body: () throws -> R) rethrows -> R {
         try $suppressed.withValue(true, operation: body)
     }
 
-    /// Whether notifications are suppressed for the current task.
+    /// Whether notifications are suppressed for the current todo.
     public static var areSuppressed: Bool { suppressed }
 
     /// Delivers a committed change now.

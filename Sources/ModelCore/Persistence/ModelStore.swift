@@ -2,8 +2,8 @@
 /// Chooses the adapter each model uses.
 ///
 /// Resolution order, first match wins: the adapter passed to the call
-/// (`task.save(to: store)`), the store the record was loaded from or saved to, a scope
-/// set with ``using(_:_:)`` (task-local, so parallel tests each see their own), the
+/// (`todo.save(to: store)`), the store the record was loaded from or saved to, a scope
+/// set with ``using(_:_:)`` (todo-local, so parallel tests each see their own), the
 /// model type's adapter (``setAdapter(_:for:)``), then the process default.
 ///
 /// ```swift
@@ -12,7 +12,7 @@
 ///
 /// @Test func createsTasks() throws {
 ///     try ModelStore.using(ArrayAdapter()) {                      // per scope (tests)
-///         try Task(["name": "walk"]).save()
+///         try Todo(["name": "walk"]).save()
 ///     }
 /// }
 /// ```

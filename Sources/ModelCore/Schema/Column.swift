@@ -7,7 +7,7 @@ import Foundation
 /// record) or from `default:` (a literal cast to the column type when the schema is built).
 ///
 /// ```swift
-/// final class Task: Model {
+/// final class Todo: Model {
 ///     @Column var name: String = ""                        // "name", string
 ///     @Column var longName: String?                        // "long_name", string?
 ///     @Column(default: "2012-09-15") var dueDate: Date?    // cast at declaration

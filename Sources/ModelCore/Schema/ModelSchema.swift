@@ -5,12 +5,12 @@
 /// call. Column 0 is always the id.
 ///
 /// ```swift
-/// let schema = Task.schema
+/// let schema = Todo.schema
 /// schema.columns.map(\.name)          // ["id", "name", "long_name", "due_date", …]
 /// schema.column(named: "due_date")?.type   // .date
 /// ```
 public final class ModelSchema: Sendable, CustomStringConvertible {
-    /// The model's Swift type name (`"Task"`).
+    /// The model's Swift type name (`"Todo"`).
     public let modelName: String
     /// The table (or collection) name adapters store rows under.
     public let tableName: String

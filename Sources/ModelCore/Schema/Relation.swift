@@ -22,16 +22,16 @@ public enum DeleteRule: String, Sendable, Hashable, CaseIterable {
 /// key that links them.
 ///
 /// ```swift
-/// let relation = try Task.schema.relation(named: "assignees")
+/// let relation = try Todo.schema.relation(named: "assignees")
 /// relation?.kind          // .hasMany
 /// relation?.target.modelName   // "Assignee"
 /// ```
 public struct Relation: Sendable, CustomStringConvertible {
     /// The kind of relation.
     public enum Kind: String, Sendable, Hashable {
-        /// The owner holds the foreign key (`assignee.task`).
+        /// The owner holds the foreign key (`assignee.todo`).
         case belongsTo
-        /// Many targets hold the owner's id (`task.assignees`).
+        /// Many targets hold the owner's id (`todo.assignees`).
         case hasMany
         /// One target holds the owner's id (`user.profile`).
         case hasOne

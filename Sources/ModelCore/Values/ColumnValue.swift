@@ -185,8 +185,8 @@ extension ModelValue {
     /// The stored form of any convertible Swift value.
     ///
     /// ```swift
-    /// try task.set("tags", to: ModelValue(Set(["a", "b"])))
-    /// try task.set("steps", to: ModelValue(1...10))
+    /// try todo.set("tags", to: ModelValue(Set(["a", "b"])))
+    /// try todo.set("steps", to: ModelValue(1...10))
     /// ```
     public init(_ value: some ModelValueConvertible) { self = value.modelValue }
 

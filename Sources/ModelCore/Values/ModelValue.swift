@@ -8,8 +8,8 @@ import Foundation
 /// Literals make dynamic access read naturally:
 ///
 /// ```swift
-/// try task.set("due_date", to: "2012-09-19")        // .string, cast to a date
-/// try Task(["name": "walk", "priority": 3, "done": false])
+/// try todo.set("due_date", to: "2012-09-19")        // .string, cast to a date
+/// try Todo(["name": "walk", "priority": 3, "done": false])
 /// ```
 public enum ModelValue: Sendable, Hashable {
     /// No value (SQL `NULL`).

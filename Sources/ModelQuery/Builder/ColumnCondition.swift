@@ -1,9 +1,9 @@
 /// The MotionModel-style half of a condition: a column waiting for its operator.
 ///
 /// ```swift
-/// Task.where("assigned_to").eq("bob").and("location").contains("seattle")
-/// Task.where("priority").between(1, 3).or("done").eq(true)
-/// Task.where("name").not.beginsWith("tmp")
+/// Todo.where("assigned_to").eq("bob").and("location").contains("seattle")
+/// Todo.where("priority").between(1, 3).or("done").eq(true)
+/// Todo.where("name").not.beginsWith("tmp")
 /// ```
 public struct ColumnCondition<M: ModelProtocol>: Sendable {
     let query: Query<M>

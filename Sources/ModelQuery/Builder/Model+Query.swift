@@ -2,7 +2,7 @@ extension ModelProtocol {
     /// A query over every record, to chain on.
     ///
     /// ```swift
-    /// try Task.query().order(by: "due_date").limit(10).all()
+    /// try Todo.query().order(by: "due_date").limit(10).all()
     /// ```
     public static func query(in adapter: (any PersistenceAdapter)? = nil) -> Query<Self> {
         let query = Query<Self>()
@@ -12,7 +12,7 @@ extension ModelProtocol {
     /// Records matching a condition: `Person.where(\.age > 30 && \.city == "Paris")`.
     public static func `where`(_ condition: QueryCondition<Self>) -> Query<Self> { Query().where(condition) }
 
-    /// Starts a MotionModel-style condition: `Task.where("assigned_to").eq("bob")`.
+    /// Starts a MotionModel-style condition: `Todo.where("assigned_to").eq("bob")`.
     public static func `where`(_ column: String) -> ColumnCondition<Self> { Query().where(column) }
 
     /// All records sorted by a column.
@@ -30,7 +30,7 @@ extension ModelProtocol {
     /// query).
     ///
     /// ```swift
-    /// let dogs = try Task.find { $0.name.contains("dog") }
+    /// let dogs = try Todo.find { $0.name.contains("dog") }
     /// ```
     public static func find(
         in adapter: (any PersistenceAdapter)? = nil, _ filter: @escaping @Sendable (Self) -> Bool

@@ -20,7 +20,7 @@ extension Query {
     /// (`.updateAll`) is announced.
     ///
     /// ```swift
-    /// try Task.where("done").eq(true).updateAll(["archived": true])
+    /// try Todo.where("done").eq(true).updateAll(["archived": true])
     /// ```
     ///
     /// - Returns: how many records changed.

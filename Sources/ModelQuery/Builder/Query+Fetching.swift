@@ -94,7 +94,7 @@ extension Query {
     /// One page of results, numbered from 1, with the total and page count.
     ///
     /// ```swift
-    /// let page = try Task.query().order(by: "name").page(2, per: 20)
+    /// let page = try Todo.query().order(by: "name").page(2, per: 20)
     /// page.items.count; page.total; page.pageCount; page.hasNext
     /// ```
     public func page(_ number: Int, per size: Int) throws -> Page<M> {

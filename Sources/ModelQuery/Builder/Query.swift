@@ -3,7 +3,7 @@
 /// `sum(_:)`, `deleteAll()`, …) compiles it to one ``StoreQuery`` and runs it once.
 ///
 /// ```swift
-/// let tasks = try Task.where("assigned_to").eq("bob").and("location").contains("seattle").all()
+/// let todos = try Todo.where("assigned_to").eq("bob").and("location").contains("seattle").all()
 /// let top = try Person.where(.between(\.age, 30, 40) && \.city == "Paris")
 ///     .order(by: \.score, .descending)
 ///     .limit(100)
@@ -88,7 +88,7 @@ public struct Query<M: ModelProtocol>: Sendable {
     /// in Swift. Cost on SQL adapters: every row the rest of the query matches is loaded.
     ///
     /// ```swift
-    /// try Task.where(\.done == false).filter { $0.name.contains("dog") }.all()
+    /// try Todo.where(\.done == false).filter { $0.name.contains("dog") }.all()
     /// ```
     public func filter(_ filter: @escaping @Sendable (M) -> Bool) -> Query<M> {
         var query = self

@@ -4,20 +4,20 @@
 /// ```swift
 /// final class Assignee: Model {
 ///     @Column var name = ""
-///     @BelongsTo var task: Task?          // column "task_id" (Int64? for Task's Int64 ids)
+///     @BelongsTo var todo: Todo?          // column "todo_id" (Int64? for Todo's Int64 ids)
 ///     @BelongsTo("owner_uuid") var owner: User?
 ///     init() {}
 /// }
 ///
-/// assignee.task = task                  // sets task_id (same parent again: not dirty)
-/// assignee.task?.name                   // the assigned parent, no store access
-/// try assignee.load(\.task)             // reads the parent from the store
-/// assignee.task = nil                   // clears task_id
+/// assignee.todo = todo                  // sets todo_id (same parent again: not dirty)
+/// assignee.todo?.name                   // the assigned parent, no store access
+/// try assignee.load(\.todo)             // reads the parent from the store
+/// assignee.todo = nil                   // clears todo_id
 /// ```
 ///
 /// The property never touches the store: it returns the parent that was assigned or
-/// loaded — by `try record.load(\.task)` or `Query.including(\.task)` — for the current
-/// foreign key, and nil otherwise (`record.isLoaded(\.task)` tells "not loaded" from "no
+/// loaded — by `try record.load(\.todo)` or `Query.including(\.todo)` — for the current
+/// foreign key, and nil otherwise (`record.isLoaded(\.todo)` tells "not loaded" from "no
 /// parent"). A parent assigned before it is saved is linked when the child is saved,
 /// provided the parent has been saved by then (otherwise the save throws ``ModelError``
 /// `.notPersisted`).

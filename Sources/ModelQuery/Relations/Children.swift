@@ -1,7 +1,7 @@
 /// The children of one record through a `@HasMany` relation: a query scoped to the owner,
 /// plus ways to add, create and remove children.
 ///
-/// Everything `Query` offers chains on: `task.assignees.where(\.active == true).order(by: "name").all()`.
+/// Everything `Query` offers chains on: `todo.assignees.where(\.active == true).order(by: "name").all()`.
 /// Children preloaded by `including(_:)` answer `all()` and `count()` without a query.
 public struct Children<Child: ModelProtocol> {
     let owner: ModelObject
@@ -75,7 +75,7 @@ public struct Children<Child: ModelProtocol> {
     }
     /// The children matching a condition.
     public func `where`(_ condition: QueryCondition<Child>) -> Query<Child> { query.where(condition) }
-    /// Starts a condition on a child column: `task.assignees.where("name").eq("bob")`.
+    /// Starts a condition on a child column: `todo.assignees.where("name").eq("bob")`.
     public func `where`(_ column: String) -> ColumnCondition<Child> { query.where(column) }
     /// The children sorted by a column.
     public func order(by column: String, _ direction: SortDirection = .ascending) -> Query<Child> {

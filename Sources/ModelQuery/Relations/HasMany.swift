@@ -2,20 +2,20 @@
 /// this record's id.
 ///
 /// ```swift
-/// final class Task: Model {
+/// final class Todo: Model {
 ///     @Column var name = ""
 ///     @HasMany(dependent: .destroy) var assignees: Children<Assignee>
 ///     init() {}
 /// }
 /// final class Assignee: Model {
 ///     @Column var name = ""
-///     @BelongsTo var task: Task?
+///     @BelongsTo var todo: Todo?
 ///     init() {}
 /// }
 ///
-/// try task.assignees.create(["name": "bob"])
-/// try task.assignees.where(\.name == "bob").count()
-/// try task.assignees.append(carol)          // sets carol.task and saves her
+/// try todo.assignees.create(["name": "bob"])
+/// try todo.assignees.where(\.name == "bob").count()
+/// try todo.assignees.append(carol)          // sets carol.todo and saves her
 /// ```
 ///
 /// The inverse is the child's only `@BelongsTo` to this model; when there are several,

@@ -6,9 +6,9 @@
 /// it — one record with `load(_:)`, many with `Query.including(_:)`:
 ///
 /// ```swift
-/// let task = try assignee.load(\.task)                      // one query; then assignee.task
+/// let todo = try assignee.load(\.todo)                      // one query; then assignee.todo
 /// let profile = try user.load(\.profile)
-/// let tasks = try Task.query().including(\.assignees).all()  // 2 queries for all tasks
+/// let todos = try Todo.query().including(\.assignees).all()  // 2 queries for all todos
 /// ```
 ///
 /// Store errors are thrown by `load`, never turned into nil.

@@ -3,8 +3,8 @@ extension Query {
     /// their children (no N+1); `record.children.all()` then answers from memory.
     ///
     /// ```swift
-    /// let tasks = try Task.query().including(\.assignees).all()          // 2 store queries
-    /// let deep = try Task.query().including(\.assignees) { $0.including(\.comments) }.all()
+    /// let todos = try Todo.query().including(\.assignees).all()          // 2 store queries
+    /// let deep = try Todo.query().including(\.assignees) { $0.including(\.comments) }.all()
     /// ```
     ///
     /// `nested` shapes the children's query (nested includes, order, conditions); limits

@@ -26,7 +26,7 @@ extension SQLiteAdapter {
     /// writer; returns the number of rows it changed.
     ///
     /// ```swift
-    /// try store.execute("UPDATE tasks SET done = 1 WHERE due < ?", [.date(.now)])
+    /// try store.execute("UPDATE todos SET done = 1 WHERE due < ?", [.date(.now)])
     /// ```
     ///
     /// Raw writes bypass the model layer: no hooks, validations or change notifications.
@@ -96,7 +96,7 @@ extension ModelProtocol {
     /// the model's table), with bound arguments.
     ///
     /// ```swift
-    /// let late = try Task.fetch(sql: "SELECT * FROM tasks WHERE due < ? ORDER BY due", [.date(.now)], in: store)
+    /// let late = try Todo.fetch(sql: "SELECT * FROM todos WHERE due < ? ORDER BY due", [.date(.now)], in: store)
     /// ```
     public static func fetch(sql: String, _ arguments: [ModelValue] = [], in store: SQLiteAdapter) throws -> [Self] {
         try store.records(Self.self, sql, arguments)

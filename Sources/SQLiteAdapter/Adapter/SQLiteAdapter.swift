@@ -8,10 +8,10 @@ import Synchronization
 /// ```swift
 /// import SQLiteAdapter
 ///
-/// let store = try SQLiteAdapter(path: "tasks.sqlite")
+/// let store = try SQLiteAdapter(path: "todos.sqlite")
 /// ModelStore.setDefault(store)
-/// try Task.create(["name": "walk the dog"])
-/// let open = try Task.where(\.done == false).order(by: \.due).all()
+/// try Todo.create(["name": "walk the dog"])
+/// let open = try Todo.where(\.done == false).order(by: \.due).all()
 /// ```
 ///
 /// Tables are created from the model schemas on first use (or by ``prepare(_:)``), with

@@ -48,7 +48,7 @@ public struct SQLiteConfiguration: Sendable, Hashable {
     /// `ModelLog.setLevel(.debug, for: "sqlite")`).
     ///
     /// ```
-    /// 2026-11-22T10:15:03.120Z [sqlite] debug: SELECT * FROM "tasks" WHERE "id" = ? (0.012 ms) bound=1
+    /// 2026-11-22T10:15:03.120Z [sqlite] debug: SELECT * FROM "todos" WHERE "id" = ? (0.012 ms) bound=1
     /// ```
     public var logsStatements: Bool = false
     /// Whether logged statements show their bound values inline (default `false`: values

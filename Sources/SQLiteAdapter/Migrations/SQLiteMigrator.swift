@@ -12,8 +12,8 @@ import Foundation
 /// migrator.register("person: index city and age") { db in
 ///     try db.execute(#"CREATE INDEX "person_city_age" ON "person" ("city", "age")"#)
 /// }
-/// migrator.register("task: backfill slugs") { db in
-///     try db.execute("UPDATE tasks SET slug = lower(name) WHERE slug = ''")
+/// migrator.register("todo: backfill slugs") { db in
+///     try db.execute("UPDATE todos SET slug = lower(name) WHERE slug = ''")
 /// }
 /// try migrator.migrate(store)      // runs the steps this database has not run yet
 /// ```

@@ -5,7 +5,7 @@ final class FileAdapterDoc_Project: Model {
     init() {}
 }
 
-final class FileAdapterDoc_Task: Model {
+final class FileAdapterDoc_Todo: Model {
     @Column var name = ""
     @Column var minutes = 0
     init() {}

@@ -3,15 +3,15 @@ import Foundation
 
 enum ModelsDoc {
     struct Context {
-        let task: ModelsDoc_Task
+        let todo: ModelsDoc_Todo
         let fixedDate: Date
     }
 
     static func withContext(_ body: (Context) throws -> Void) throws {
         try ModelStore.using(ArrayAdapter()) {
-            let task = try ModelsDoc_Task.create(["name": "a"])
-            task.name = "b"
-            try body(Context(task: task, fixedDate: Date(timeIntervalSince1970: 1_700_000_000)))
+            let todo = try ModelsDoc_Todo.create(["name": "a"])
+            todo.name = "b"
+            try body(Context(todo: todo, fixedDate: Date(timeIntervalSince1970: 1_700_000_000)))
         }
     }
 }

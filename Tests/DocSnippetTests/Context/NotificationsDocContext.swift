@@ -1,6 +1,6 @@
 import ArrayAdapter
 
-final class NotificationsDoc_Task: Model {
+final class NotificationsDoc_Todo: Model {
     @Column var name = ""
     init() {}
 }
@@ -12,7 +12,7 @@ enum NotificationsDoc {
 
     static func withContext(_ body: (Context) throws -> Void) throws {
         try ModelStore.using(ArrayAdapter()) {
-            try body(Context(importFixtures: { try NotificationsDoc_Task.create(["name": "fixture"]) }))
+            try body(Context(importFixtures: { try NotificationsDoc_Todo.create(["name": "fixture"]) }))
         }
     }
 }

@@ -1,7 +1,7 @@
 import ArrayAdapter
 import Foundation
 
-final class ObserversDoc_Task: Model {
+final class ObserversDoc_Todo: Model {
     @Column var name = ""
     @Column var dueDate: Date?
     init() {}
@@ -19,7 +19,7 @@ final class ObserversDoc_Box: Model {
 
 enum ObserversDoc {
     struct Context {
-        let task: ObserversDoc_Task
+        let todo: ObserversDoc_Todo
         let label: ObserversDoc_Label
         let left: ObserversDoc_Box
         let right: ObserversDoc_Box
@@ -27,7 +27,7 @@ enum ObserversDoc {
 
     static func withContext(_ body: (Context) throws -> Void) throws {
         try ModelStore.using(ArrayAdapter()) {
-            try body(Context(task: ObserversDoc_Task(), label: ObserversDoc_Label(), left: ObserversDoc_Box(), right: ObserversDoc_Box()))
+            try body(Context(todo: ObserversDoc_Todo(), label: ObserversDoc_Label(), left: ObserversDoc_Box(), right: ObserversDoc_Box()))
         }
     }
 }

@@ -2,7 +2,7 @@ import ArrayAdapter
 import Foundation
 
 /// The models Docs/Querying.md queries, and a few rows.
-final class QueryingDoc_Task: Model {
+final class QueryingDoc_Todo: Model {
     @Column var name = ""
     @Column var assignedTo: String?
     @Column var location: String?
@@ -34,7 +34,7 @@ enum QueryingDoc {
 
     static func withContext(_ body: (Context) throws -> Void) throws {
         try ModelStore.using(ArrayAdapter()) {
-            try QueryingDoc_Task.create(["name": "walk the dog", "assigned_to": "bob", "location": "seattle", "priority": 2])
+            try QueryingDoc_Todo.create(["name": "walk the dog", "assigned_to": "bob", "location": "seattle", "priority": 2])
             try QueryingDoc_Person.create(["name": "Ann", "age": 34, "city": "Paris", "score": 8.5])
             try QueryingDoc_Person.create(["name": "Bob", "age": 41, "city": "Seattle", "score": 6.0])
             try body(Context(cutoff: Date(timeIntervalSince1970: 1_700_000_000), level: 3))

@@ -2,7 +2,7 @@ import ArrayAdapter
 
 enum RelationsDoc {
     struct Context {
-        let task: RelationsDoc_Task
+        let todo: RelationsDoc_Todo
         let erin: RelationsDoc_Assignee
         let member: RelationsDoc_Member
         let newCard: RelationsDoc_Card
@@ -10,13 +10,13 @@ enum RelationsDoc {
 
     static func withContext(_ body: (Context) throws -> Void) throws {
         try ModelStore.using(ArrayAdapter()) {
-            let task = try RelationsDoc_Task.create(["name": "walk the dog"])
-            try task.assignees.create(["name": "bob"])
+            let todo = try RelationsDoc_Todo.create(["name": "walk the dog"])
+            try todo.assignees.create(["name": "bob"])
             let erin = try RelationsDoc_Assignee.create(["name": "erin"])
             let member = try RelationsDoc_Member.create()
             member.card = try RelationsDoc_Card(["number": "old"])
             try member.save()
-            try body(Context(task: task, erin: erin, member: member, newCard: try RelationsDoc_Card(["number": "new"])))
+            try body(Context(todo: todo, erin: erin, member: member, newCard: try RelationsDoc_Card(["number": "new"])))
         }
     }
 }

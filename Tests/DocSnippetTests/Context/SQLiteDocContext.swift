@@ -4,13 +4,13 @@ import SQLiteAdapter
 final class SQLiteDoc_Project: Model {
     static var tableName: String { "projects" }
     @Column var name = ""
-    @HasMany var tasks: Children<SQLiteDoc_Task>
+    @HasMany var todos: Children<SQLiteDoc_Todo>
     init() {}
 }
 
 /// Named as Docs/SQLite.md's SQL names the tables.
-final class SQLiteDoc_Task: Model {
-    static var tableName: String { "tasks" }
+final class SQLiteDoc_Todo: Model {
+    static var tableName: String { "todos" }
     @Column var name = ""
     @Column var done = false
     @Column var priority: Int?
@@ -40,7 +40,7 @@ enum SQLiteDoc {
     static func withContext(_ body: (Context) throws -> Void) throws {
         let store = try SQLiteAdapter()
         try ModelStore.using(store) {
-            try store.prepare(SQLiteDoc_Task.schema)
+            try store.prepare(SQLiteDoc_Todo.schema)
             try store.prepare(SQLiteDoc_Person.schema)
             try SQLiteDoc_Person.create(["name": "Ann", "city": "Paris"])
             try SQLiteDoc_Chore.create(["name": "dishes"])

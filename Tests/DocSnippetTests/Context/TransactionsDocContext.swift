@@ -1,6 +1,6 @@
 import ArrayAdapter
 
-final class TransactionsDoc_Task: Model {
+final class TransactionsDoc_Todo: Model {
     @Column var name = ""
     @Column var priority = 0
     init() {}
@@ -16,17 +16,17 @@ enum TransactionsDoc {
         let store: ArrayAdapter
         let debit: TransactionsDoc_Account
         let credit: TransactionsDoc_Account
-        let task: TransactionsDoc_Task
+        let todo: TransactionsDoc_Todo
         let rejected: Bool
     }
 
     static func withContext(_ body: (Context) throws -> Void) throws {
         let store = ArrayAdapter()
         try ModelStore.using(store) {
-            let task = try TransactionsDoc_Task.create(["name": "ready"])
+            let todo = try TransactionsDoc_Todo.create(["name": "ready"])
             try body(
                 Context(
-                    store: store, debit: TransactionsDoc_Account(), credit: TransactionsDoc_Account(), task: task, rejected: true))
+                    store: store, debit: TransactionsDoc_Account(), credit: TransactionsDoc_Account(), todo: todo, rejected: true))
         }
     }
 }

@@ -11,10 +11,10 @@ extension FileAdapterDoc {
     /// Docs/FileAdapter.md, snippet 1 (line 9).
     static func snippet1(_ context: Context) throws {
 
-        let store = try FileAdapter(file: URL(filePath: "app.archive"), models: [FileAdapterDoc_Project.self, FileAdapterDoc_Task.self])
+        let store = try FileAdapter(file: URL(filePath: "app.archive"), models: [FileAdapterDoc_Project.self, FileAdapterDoc_Todo.self])
         show(ModelStore.setDefault(store))
 
-        try show(FileAdapterDoc_Task(["name": "walk the dog"]).save())    // saved to app.archive shortly after the commit
+        try show(FileAdapterDoc_Todo(["name": "walk the dog"]).save())    // saved to app.archive shortly after the commit
         try show(store.flush())                             // …or now (call it before the process exits)
         show(store)
     }
@@ -22,16 +22,16 @@ extension FileAdapterDoc {
     /// Docs/FileAdapter.md, snippet 2 (line 28).
     static func snippet2(_ context: Context) throws {
         show(ModelStore.setDefault(FileAdapter()))                           // no store file
-        try show(FileAdapterDoc_Task.deserialize(from: URL(filePath: "tasks.archive")))     // missing file: no tasks
-        try show(FileAdapterDoc_Task(["name": "walk"]).save())
-        try show(FileAdapterDoc_Task.serialize())                                           // the remembered file
-        try show(FileAdapterDoc_Task.serialize(to: URL(filePath: "backup.archive")))        // now remembered instead
+        try show(FileAdapterDoc_Todo.deserialize(from: URL(filePath: "todos.archive")))     // missing file: no todos
+        try show(FileAdapterDoc_Todo(["name": "walk"]).save())
+        try show(FileAdapterDoc_Todo.serialize())                                           // the remembered file
+        try show(FileAdapterDoc_Todo.serialize(to: URL(filePath: "backup.archive")))        // now remembered instead
     }
 
     /// Docs/FileAdapter.md, snippet 3 (line 105).
     static func snippet3(_ context: Context) throws {
         let store = context.store
-        try show(store.register(FileAdapterDoc_Task.self, version: 3, migrations: [
+        try show(store.register(FileAdapterDoc_Todo.self, version: 3, migrations: [
             ArchiveMigration(to: 2) { record in record.rename("title", to: "name") },
             ArchiveMigration(to: 3) { record in
                 record["minutes"] = .int((record["hours"]?.intValue ?? 0) * 60)

@@ -8,8 +8,8 @@ import SQLiteAdapter
 import Testing
 
 // Docs/Inflector.md, snippet 3 (line 56)
-final class InflectorDoc_Task: Model {
-    static var tableName: String { "task" }   // the table an earlier build made
+final class InflectorDoc_Todo: Model {
+    static var tableName: String { "todo" }   // the table an earlier build made
     @Column var name = ""
     init() {}
 }

@@ -8,7 +8,7 @@ import SQLiteAdapter
 import Testing
 
 // Docs/Models.md, snippet 1 (line 3)
-final class ModelsDoc_Task: Model {
+final class ModelsDoc_Todo: Model {
     @Column var name: String = ""                        // "name", string
     @Column var longName: String?                        // "long_name", string?
     @Column(default: "2012-09-15") var dueDate: Date?    // declared default, cast at declaration
@@ -43,10 +43,10 @@ extension ModelsDoc {
 
     /// Docs/Models.md, snippet 2 (line 33).
     static func snippet2(_ context: Context) throws {
-        show(ModelsDoc_Task.schema.tableName)                     // "tasks"
-        show(ModelsDoc_Task.columns.map(\.name))                  // ["id", "name", "long_name", …]
-        show(ModelsDoc_Task.column(named: "due_date")?.type)      // .date
-        show(ModelsDoc_Task.column(named: "due_date")?.isOptional) // true
+        show(ModelsDoc_Todo.schema.tableName)                     // "todos"
+        show(ModelsDoc_Todo.columns.map(\.name))                  // ["id", "name", "long_name", …]
+        show(ModelsDoc_Todo.column(named: "due_date")?.type)      // .date
+        show(ModelsDoc_Todo.column(named: "due_date")?.isOptional) // true
     }
 
     /// Docs/Models.md, snippet 3 (line 60).
@@ -56,9 +56,9 @@ extension ModelsDoc {
 
     /// Docs/Models.md, snippet 4 (line 87).
     static func snippet4(_ context: Context) throws {
-        let task = context.task
+        let todo = context.todo
         let fixedDate = context.fixedDate
-        try show(ModelClock.using({ fixedDate }) { try task.save() })   // task-local
+        try show(ModelClock.using({ fixedDate }) { try todo.save() })   // todo-local
         show(ModelClock.set { fixedDate })                               // process-wide
     }
 
@@ -76,21 +76,21 @@ extension ModelsDoc {
 
     /// Docs/Models.md, snippet 6 (line 136).
     static func snippet6(_ context: Context) throws {
-        let task = context.task
-        show(task.isNew)        // never saved (or deleted)
-        show(task.isDirty)      // differs from what was saved (or initialised)
-        show(task.changes)      // ["name": "a" → "b"]
-        show(task.revert())     // back to the saved (or initial) values
-        try show(task.reload()) // values from the store
+        let todo = context.todo
+        show(todo.isNew)        // never saved (or deleted)
+        show(todo.isDirty)      // differs from what was saved (or initialised)
+        show(todo.changes)      // ["name": "a" → "b"]
+        show(todo.revert())     // back to the saved (or initial) values
+        try show(todo.reload()) // values from the store
     }
 
     /// Docs/Models.md, snippet 7 (line 149).
     static func snippet7(_ context: Context) throws {
-        let task = try ModelsDoc_Task(["name": "walk", "due_date": "2012-09-15"])   // all or nothing
-        try show(task.set("due_date", to: "2012-09-19"))
-        try show(task["due_date"])       // .date(…)
-        show(task.attributes)            // ["id": nil, "name": "walk", …]
-        show(task)
+        let todo = try ModelsDoc_Todo(["name": "walk", "due_date": "2012-09-15"])   // all or nothing
+        try show(todo.set("due_date", to: "2012-09-19"))
+        try show(todo["due_date"])       // .date(…)
+        show(todo.attributes)            // ["id": nil, "name": "walk", …]
+        show(todo)
     }
 }
 

@@ -12,16 +12,16 @@ extension NotificationsDoc {
     static func snippet1(_ context: Context) throws {
         show(NotificationCenter.default.addObserver(forName: .modelDidChange, object: nil, queue: nil) { note in
             guard let change = note.userInfo?["change"] as? ModelChange else { return }
-            let record = note.object as? NotificationsDoc_Task   // the instance that was saved or deleted
+            let record = note.object as? NotificationsDoc_Todo   // the instance that was saved or deleted
             print(change.action, change.id, record?.name ?? "(bulk change)")
         })
     }
 
     /// Docs/Notifications.md, snippet 2 (line 23).
     static func snippet2(_ context: Context) async throws {
-        for await change in ModelNotifications.changes(of: NotificationsDoc_Task.self) {
+        for await change in ModelNotifications.changes(of: NotificationsDoc_Todo.self) {
             print(change.action, change.id, change.changedColumns)
-            let copy = change.record(as: NotificationsDoc_Task.self)   // a detached instance built from the snapshot
+            let copy = change.record(as: NotificationsDoc_Todo.self)   // a detached instance built from the snapshot
             print(copy?.name ?? "(bulk change)")
         }
     }

@@ -10,22 +10,22 @@ import Testing
 extension ObserversDoc {
     /// Docs/Observers.md, snippet 1 (line 5).
     static func snippet1(_ context: Context) throws {
-        let task = context.task
-        let observation = try task.observe(\.name) { old, new in
+        let todo = context.todo
+        let observation = try todo.observe(\.name) { old, new in
             print("name: \(old) → \(new)")
         }
-        try show(task.observe("due_date") { old, new in print(old, new) })   // by column name, ModelValue values
+        try show(todo.observe("due_date") { old, new in print(old, new) })   // by column name, ModelValue values
         show(observation.cancel())
         show(observation)
     }
 
     /// Docs/Observers.md, snippet 2 (line 26).
     static func snippet2(_ context: Context) throws {
-        let task = context.task
+        let todo = context.todo
         let label = context.label
         let left = context.left
         let right = context.right
-        try show(label.bind(\.title, to: task, \.name))                 // task.name → label.title
+        try show(label.bind(\.title, to: todo, \.name))                 // todo.name → label.title
         try show(left.bind(\.size, to: right, \.size, twoWay: true))    // both ways
     }
 }

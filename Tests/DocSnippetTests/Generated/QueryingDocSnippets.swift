@@ -22,10 +22,10 @@ extension Query where M == QueryingDoc_Person {
 extension QueryingDoc {
     /// Docs/Querying.md, snippet 1 (line 13).
     static func snippet1(_ context: Context) throws {
-        let tasks = try QueryingDoc_Task.where("assigned_to").eq("bob").and("location").contains("seattle").all()
-        try show(QueryingDoc_Task.where("priority").between(1, 3).or("done").eq(true).count())
-        try show(QueryingDoc_Task.where("name").not.beginsWith("tmp").all())
-        show(tasks)
+        let todos = try QueryingDoc_Todo.where("assigned_to").eq("bob").and("location").contains("seattle").all()
+        try show(QueryingDoc_Todo.where("priority").between(1, 3).or("done").eq(true).count())
+        try show(QueryingDoc_Todo.where("name").not.beginsWith("tmp").all())
+        show(todos)
     }
 
     /// Docs/Querying.md, snippet 2 (line 21).
@@ -38,7 +38,7 @@ extension QueryingDoc {
     /// Docs/Querying.md, snippet 3 (line 30).
     static func snippet3(_ context: Context) throws {
         let name = "bob", since = Date.now, cities: Set = ["Paris", "Lyon"]
-        try show(QueryingDoc_Task.where("assigned_to").eq(name).and("due").gte(since).all())
+        try show(QueryingDoc_Todo.where("assigned_to").eq(name).and("due").gte(since).all())
         try show(QueryingDoc_Person.where("city").in(cities).where("age").between(30...40).count())
         show(name)
     }
@@ -60,8 +60,8 @@ extension QueryingDoc {
 
     /// Docs/Querying.md, snippet 6 (line 134).
     static func snippet6(_ context: Context) throws {
-        let dogs = try QueryingDoc_Task.find { $0.name.contains("dog") }
-        try show(QueryingDoc_Task.where(\.done == false).filter { $0.tags.contains("home") }.order(by: "due_date").page(1, per: 20))
+        let dogs = try QueryingDoc_Todo.find { $0.name.contains("dog") }
+        try show(QueryingDoc_Todo.where(\.done == false).filter { $0.tags.contains("home") }.order(by: "due_date").page(1, per: 20))
         show(dogs)
     }
 
@@ -81,10 +81,10 @@ extension QueryingDoc {
     static func snippet9(_ context: Context) throws {
         let cutoff = context.cutoff
         let level = context.level
-        try show(QueryingDoc_Task.where("done").eq(true).deleteAll())                     // Int: rows deleted
-        try show(QueryingDoc_Task.where("done").eq(true).updateAll(["archived": true]))   // Int: rows changed
-        try show(QueryingDoc_Task.where(\.due < cutoff).updateAll(\.done, to: true))      // by key path
-        try show(QueryingDoc_Task.query().updateAll([\.done: false, \.priority: level]))  // several, Swift values
+        try show(QueryingDoc_Todo.where("done").eq(true).deleteAll())                     // Int: rows deleted
+        try show(QueryingDoc_Todo.where("done").eq(true).updateAll(["archived": true]))   // Int: rows changed
+        try show(QueryingDoc_Todo.where(\.due < cutoff).updateAll(\.done, to: true))      // by key path
+        try show(QueryingDoc_Todo.query().updateAll([\.done: false, \.priority: level]))  // several, Swift values
         try show(QueryingDoc_Person.query().group(by: \.city).count())                    // grouping by key path
     }
 }

@@ -8,7 +8,7 @@ import SQLiteAdapter
 import Testing
 
 // README.md, snippet 1 (line 9)
-final class ReadmeDoc_Task: Model {
+final class ReadmeDoc_Todo: Model {
     @Column var name: String = ""
     @Column var longName: String?                       // column "long_name"
     @Column(default: "2012-09-15") var dueDate: Date?   // cast when the schema is built
@@ -22,7 +22,7 @@ final class ReadmeDoc_Task: Model {
 // README.md, snippet 1 (line 9)
 final class ReadmeDoc_Assignee: Model {
     @Column var name: String = ""
-    @BelongsTo var task: ReadmeDoc_Task?                          // column "task_id", indexed
+    @BelongsTo var todo: ReadmeDoc_Todo?                          // column "todo_id", indexed
     init() {}
 }
 
@@ -41,19 +41,19 @@ extension ReadmeDoc {
 
 
 
-        show(ModelStore.setDefault(try SQLiteAdapter(path: "tasks.sqlite")))
+        show(ModelStore.setDefault(try SQLiteAdapter(path: "todos.sqlite")))
 
-        let task = try ReadmeDoc_Task(["name": "walk the dog", "due_date": "2012-09-19"])
-        try show(task.save())                                          // task.id == 1
-        task.name = "walk the cat"
-        show(task.changes)                                             // ["name": "walk the dog" → "walk the cat"]
-        try show(task.save())
-        try show(ReadmeDoc_Task.find(1)?.name)                                   // "walk the cat"
-        try show(task.assignees.create(["name": "bob"]))
+        let todo = try ReadmeDoc_Todo(["name": "walk the dog", "due_date": "2012-09-19"])
+        try show(todo.save())                                          // todo.id == 1
+        todo.name = "walk the cat"
+        show(todo.changes)                                             // ["name": "walk the dog" → "walk the cat"]
+        try show(todo.save())
+        try show(ReadmeDoc_Todo.find(1)?.name)                                   // "walk the cat"
+        try show(todo.assignees.create(["name": "bob"]))
 
-        try show(ReadmeDoc_Task.where("name").contains("cat").order(by: "due_date").first())
-        try show(ReadmeDoc_Task.where(\.dueDate < Date()).count())
-        show(task)
+        try show(ReadmeDoc_Todo.where("name").contains("cat").order(by: "due_date").first())
+        try show(ReadmeDoc_Todo.where(\.dueDate < Date()).count())
+        show(todo)
     }
 }
 

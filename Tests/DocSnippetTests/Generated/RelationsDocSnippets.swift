@@ -8,7 +8,7 @@ import SQLiteAdapter
 import Testing
 
 // Docs/Relations.md, snippet 1 (line 8)
-final class RelationsDoc_Task: Model {
+final class RelationsDoc_Todo: Model {
     @Column var name = ""
     @HasMany(dependent: .destroy) var assignees: Children<RelationsDoc_Assignee>
     init() {}
@@ -17,7 +17,7 @@ final class RelationsDoc_Task: Model {
 // Docs/Relations.md, snippet 1 (line 8)
 final class RelationsDoc_Assignee: Model {
     @Column var name = ""
-    @BelongsTo var task: RelationsDoc_Task?          // adds the column "task_id"
+    @BelongsTo var todo: RelationsDoc_Todo?          // adds the column "todo_id"
     @HasMany(dependent: .delete) var comments: Children<RelationsDoc_Comment>
     init() {}
 }
@@ -95,32 +95,32 @@ extension RelationsDoc {
 
     /// Docs/Relations.md, snippet 3 (line 91).
     static func snippet3(_ context: Context) throws {
-        let task = context.task
+        let todo = context.todo
         let bob = RelationsDoc_Assignee()
-        bob.task = task                 // sets task_id; the same parent again does not dirty bob
-        show(bob.task?.name)                  // the assigned parent: no store access
-        bob.task = nil                  // clears task_id
+        bob.todo = todo                 // sets todo_id; the same parent again does not dirty bob
+        show(bob.todo?.name)                  // the assigned parent: no store access
+        bob.todo = nil                  // clears todo_id
 
         let fetched = try RelationsDoc_Assignee.where(\.name == "bob").first()
-        show(fetched?.task)                   // nil: not loaded yet
-        let t = try fetched?.load(\.task)   // reads the parent; store errors are thrown
-        show(fetched?.task?.name)             // the loaded parent, until task_id changes
+        show(fetched?.todo)                   // nil: not loaded yet
+        let t = try fetched?.load(\.todo)   // reads the parent; store errors are thrown
+        show(fetched?.todo?.name)             // the loaded parent, until todo_id changes
         show(bob, fetched, t)
     }
 
     /// Docs/Relations.md, snippet 4 (line 115).
     static func snippet4(_ context: Context) throws {
-        let task = context.task
+        let todo = context.todo
         let erin = context.erin
-        try show(task.assignees.all())
-        try show(task.assignees.where(\.name == "bob").count())
-        try show(task.assignees.where("name").beginsWith("b").order(by: "name").first())
-        try show(task.assignees.query.page(2, per: 20))
+        try show(todo.assignees.all())
+        try show(todo.assignees.where(\.name == "bob").count())
+        try show(todo.assignees.where("name").beginsWith("b").order(by: "name").first())
+        try show(todo.assignees.query.page(2, per: 20))
 
-        let carol = try task.assignees.create(["name": "carol"])   // linked and saved
-        let dave = try task.assignees.new(["name": "dave"])        // linked, not saved
-        try show(task.assignees.append(erin))    // sets erin.task_id and saves erin
-        try show(task.assignees.remove(erin))    // sets erin.task_id to nil and saves; false if not a child
+        let carol = try todo.assignees.create(["name": "carol"])   // linked and saved
+        let dave = try todo.assignees.new(["name": "dave"])        // linked, not saved
+        try show(todo.assignees.append(erin))    // sets erin.todo_id and saves erin
+        try show(todo.assignees.remove(erin))    // sets erin.todo_id to nil and saves; false if not a child
         show(carol, dave)
     }
 
@@ -146,20 +146,20 @@ extension RelationsDoc {
 
     /// Docs/Relations.md, snippet 7 (line 211).
     static func snippet7(_ context: Context) throws {
-        let tasks = try RelationsDoc_Task.query().including(\.assignees).all()            // 2 store queries
-        for task in tasks {
-            for a in try task.assignees.all() { print(a.name) }            // no query
+        let todos = try RelationsDoc_Todo.query().including(\.assignees).all()            // 2 store queries
+        for todo in todos {
+            for a in try todo.assignees.all() { print(a.name) }            // no query
         }
 
         // nested includes, and shaping the children's query
-        let deep = try RelationsDoc_Task.query()
+        let deep = try RelationsDoc_Todo.query()
             .including(\.assignees) { $0.including(\.comments).order(by: "name") }
             .all()                                                          // 3 store queries
 
         // a parent (one query for all distinct parents) or a has-one
-        let assignees = try RelationsDoc_Assignee.query().including(\.task).all()
-        show(assignees.first?.task?.name)                                         // no query
-        show(tasks, deep, assignees)
+        let assignees = try RelationsDoc_Assignee.query().including(\.todo).all()
+        show(assignees.first?.todo?.name)                                         // no query
+        show(todos, deep, assignees)
     }
 }
 

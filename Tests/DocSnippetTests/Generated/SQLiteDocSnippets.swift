@@ -18,11 +18,11 @@ extension SQLiteDoc {
     /// Docs/SQLite.md, snippet 1 (line 7).
     static func snippet1(_ context: Context) throws {
 
-        let store = try SQLiteAdapter(path: "tasks.sqlite")     // created if missing
+        let store = try SQLiteAdapter(path: "todos.sqlite")     // created if missing
         show(ModelStore.setDefault(store))
 
-        try show(SQLiteDoc_Task.create(["name": "walk the dog"]))
-        let open = try SQLiteDoc_Task.where(\.done == false).order(by: \.due).all()
+        try show(SQLiteDoc_Todo.create(["name": "walk the dog"]))
+        let open = try SQLiteDoc_Todo.where(\.done == false).order(by: \.due).all()
         show(store, open)
     }
 
@@ -35,11 +35,11 @@ extension SQLiteDoc {
     static func snippet3(_ context: Context) throws {
         let store = context.store
         var migrator = SQLiteMigrator()
-        show(migrator.register("tasks: index project and due") { db in
-            try db.execute(#"CREATE INDEX "tasks_project_due" ON "tasks" ("project_id", "due")"#)
+        show(migrator.register("todos: index project and due") { db in
+            try db.execute(#"CREATE INDEX "tasks_project_due" ON "todos" ("project_id", "due")"#)
         })
-        show(migrator.register("tasks: backfill priority") { db in
-            try db.execute("UPDATE tasks SET priority = 3 WHERE priority IS NULL")
+        show(migrator.register("todos: backfill priority") { db in
+            try db.execute("UPDATE todos SET priority = 3 WHERE priority IS NULL")
         })
         try show(migrator.migrate(store))          // at launch; returns the names it ran
         try show(migrator.appliedMigrations(in: store))
@@ -49,11 +49,11 @@ extension SQLiteDoc {
     /// Docs/SQLite.md, snippet 4 (line 171).
     static func snippet4(_ context: Context) throws {
         let store = context.store
-        try show(store.execute("UPDATE tasks SET done = 1 WHERE due < ?", [.date(.now)]))     // rows changed
+        try show(store.execute("UPDATE todos SET done = 1 WHERE due < ?", [.date(.now)]))     // rows changed
         for row in try store.rows("SELECT city, count(*) AS n FROM people GROUP BY city") {
             print(row["city"] ?? .null, row["n"] ?? .null)
         }
-        let late = try SQLiteDoc_Task.fetch(sql: "SELECT * FROM tasks WHERE due < ?", [.date(.now)], in: store)
+        let late = try SQLiteDoc_Todo.fetch(sql: "SELECT * FROM todos WHERE due < ?", [.date(.now)], in: store)
         show(late)
     }
 

@@ -39,18 +39,18 @@ final class SerializationDoc_Player: Model {
 extension SerializationDoc {
     /// Docs/Serialization.md, snippet 1 (line 7).
     static func snippet1(_ context: Context) throws {
-        let task = context.task
+        let todo = context.todo
         let arrayData = context.arrayData
-        let dictionary = try task.dictionaryValue()      // [String: ModelValue], JSON-ready
-        let data = try task.jsonData()                   // compact, keys sorted
-        let copy = try SerializationDoc_Task(dictionary: dictionary)      // a new, unsaved record
-        let again = try SerializationDoc_Task(json: data)
-        let tasks = try SerializationDoc_Task.records(fromJSON: arrayData)
-        let text = try tasks.jsonData()                  // an array
+        let dictionary = try todo.dictionaryValue()      // [String: ModelValue], JSON-ready
+        let data = try todo.jsonData()                   // compact, keys sorted
+        let copy = try SerializationDoc_Todo(dictionary: dictionary)      // a new, unsaved record
+        let again = try SerializationDoc_Todo(json: data)
+        let todos = try SerializationDoc_Todo.records(fromJSON: arrayData)
+        let text = try todos.jsonData()                  // an array
 
-        let viaCodable = try JSONDecoder().decode(SerializationDoc_Task.self, from: data)       // one object
-        let many = try JSONDecoder().decode([SerializationDoc_Task].self, from: text)           // an array
-        show(dictionary, data, copy, again, tasks, text, viaCodable, many)
+        let viaCodable = try JSONDecoder().decode(SerializationDoc_Todo.self, from: data)       // one object
+        let many = try JSONDecoder().decode([SerializationDoc_Todo].self, from: text)           // an array
+        show(dictionary, data, copy, again, todos, text, viaCodable, many)
     }
 
     /// Docs/Serialization.md, snippet 2 (line 35).
@@ -69,7 +69,7 @@ extension SerializationDoc {
     /// Docs/Serialization.md, snippet 4 (line 139).
     static func snippet4(_ context: Context) throws {
         let data = context.data
-        let report = try SerializationDoc_Task.importJSON(data) { conflict in
+        let report = try SerializationDoc_Todo.importJSON(data) { conflict in
             conflict.changedColumns == ["notes"] ? .keepLocal : .takeIncoming
         }
         show(print(report))   // 3 inserted, 1 updated, 4 unchanged, 1 conflict

@@ -21,12 +21,12 @@ extension TransactionsDoc {
 
     /// Docs/Transactions.md, snippet 2 (line 49).
     static func snippet2(_ context: Context) throws {
-        let task = context.task
+        let todo = context.todo
         let rejected = context.rejected
-        try show(task.transaction {
-            task.name = "draft"
-            if rejected { try task.rollback() }   // back to the values at the block's start
-            task.priority += 1                    // the block carries on
+        try show(todo.transaction {
+            todo.name = "draft"
+            if rejected { try todo.rollback() }   // back to the values at the block's start
+            todo.priority += 1                    // the block carries on
         })
     }
 }
