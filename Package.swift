@@ -55,6 +55,8 @@ let package = Package(
         .testTarget(
             name: "DocSnippetTests",
             dependencies: ["ArrayAdapter", "FileAdapter", "SQLiteAdapter", "AdapterConformance", "TestSupport"]),
+        // A user module: the async API from the main actor and detached tasks, public API only.
+        .testTarget(name: "AsyncAPITests", dependencies: ["ArrayAdapter", "SQLiteAdapter", "FileAdapter"]),
         .testTarget(
             name: "DifferentialTests",
             dependencies: ["ArrayAdapter", "FileAdapter", "SQLiteAdapter", "AdapterConformance", "TestSupport"]),

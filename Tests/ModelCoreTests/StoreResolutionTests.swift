@@ -57,8 +57,8 @@ struct StoreResolutionTests {
         async let first: Void = ModelStore.using(a) { try await Self.insert(3) }
         async let second: Void = ModelStore.using(b) { try await Self.insert(5) }
         _ = try await (first, second)
-        #expect(try Scoped.count(in: a) == 3)
-        #expect(try Scoped.count(in: b) == 5)
+        #expect(try await Scoped.count(in: a) == 3)
+        #expect(try await Scoped.count(in: b) == 5)
     }
 
     static func insert(_ n: Int) async throws {

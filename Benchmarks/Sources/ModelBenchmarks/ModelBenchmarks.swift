@@ -181,6 +181,7 @@ struct ModelBenchmarks {
             case "--no-center": break
             case "--micro": try Micro.run(); return
             case "--micro-sqlite": try MicroSQLite.run(); return
+            case "--async": try AsyncOverhead.run(arguments.popFirst().flatMap(Int.init) ?? 100_000); return
             case "--tx-memory": try TransactionMemory.run(arguments.popFirst().flatMap(Int.init) ?? 200_000); return
             case "--only": only = arguments.popFirst()
             case "--adapter": adapter = arguments.popFirst()
@@ -191,7 +192,7 @@ struct ModelBenchmarks {
             case "--json-n": jsonN = arguments.popFirst().flatMap(Int.init) ?? jsonN
             case "--runs": runs = arguments.popFirst().flatMap(Int.init) ?? runs
             default:
-                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|relations|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--no-center] [--micro] [--micro-sqlite] [--tx-memory N]")
+                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|relations|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--no-center] [--micro] [--micro-sqlite] [--async N] [--tx-memory N]")
                 return
             }
         }

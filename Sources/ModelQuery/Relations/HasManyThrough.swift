@@ -138,18 +138,27 @@ public struct Through<Target: ModelProtocol> {
 
     /// The targets as a query: reads the intermediate keys now (one store query).
     public func query() throws -> Query<Target> {
+        let ownerID: ModelValue? = owner.__isPersisted ? .some(owner.__baseline[0]) : .none
+        return try Self.query(path: path, ownerID: ownerID, home: owner.__home, shape: shape)
+    }
+
+    /// The targets' query from Sendable parts (so the async forms can build it off the
+    /// caller's thread): the intermediate keys are read from `home` now.
+    static func query(
+        path resolved: Result<ThroughPath, SchemaError>, ownerID: ModelValue?, home: (any PersistenceAdapter)?,
+        shape: [@Sendable (Query<Target>) -> Query<Target>]
+    ) throws -> Query<Target> {
         let path: ThroughPath
-        do {
-            path = try self.path.get()
-        } catch {
-            throw QueryError(relation: error)
+        switch resolved {
+        case .success(let found): path = found
+        case .failure(let error): throw QueryError(relation: error)
         }
         var query = Query<Target>()
-        if let home = owner.__home { query.adapter = home }
-        if owner.__isPersisted {
-            let (_, store) = try Target.context(owner.__home)
+        if let home { query.adapter = home }
+        if let ownerID {
+            let (_, store) = try Target.context(home)
             let middleRows = try store.fetch(
-                StoreQuery(schema: path.middle, predicate: .compare(column: path.ownerForeignKey, .equal, owner.__baseline[0])))
+                StoreQuery(schema: path.middle, predicate: .compare(column: path.ownerForeignKey, .equal, ownerID)))
             switch path.hop {
             case .children(let foreignKey):
                 query.predicate = .isIn(column: foreignKey, middleRows.map { $0[0] })

@@ -1,0 +1,134 @@
+import Foundation
+
+/// The threads that run blocking store work for the async API, so that it never runs on
+/// Swift concurrency's cooperative pool or on the main actor.
+///
+/// Adapters are synchronous and thread-safe (see Docs/Architecture.md); an async call
+/// resolves its store in the caller's context, hands the blocking part to one of these
+/// threads, and suspends until it is done. The pool is process-wide and fixed in size
+/// (``ModelConcurrency/blockingThreadCount``, default `max(2, active processors)`):
+/// adapters keep their own write serialisation and reader pools, so the pool only bounds
+/// how many blocking calls run at once. Jobs start in submission order.
+///
+/// Cancellation: a job whose task is cancelled before a thread picks it up throws
+/// `CancellationError` without running; a job that has started runs to the end (a write
+/// is then committed or rolled back by the adapter as a whole, never left half-done).
+package final class BlockingPool: Sendable {
+    /// The process-wide pool.
+    package static let shared = BlockingPool(threads: ModelConcurrency.blockingThreadCount)
+
+    private let state: JobQueue
+    /// How many threads run jobs.
+    package let threadCount: Int
+
+    package init(threads: Int) {
+        threadCount = max(1, threads)
+        state = JobQueue()
+        for k in 0..<threadCount {
+            let queue = state
+            let thread = Thread { queue.work() }
+            thread.name = "SwiftModel.blocking.\(k)"
+            thread.start()
+        }
+    }
+
+    /// Runs `body` on a pool thread and returns its result to the suspended caller.
+    ///
+    /// `body` must not touch records the caller holds: what it returns is `sending`, so it
+    /// may create records (they belong to the caller once returned).
+    package func run<T>(_ body: @escaping @Sendable () throws -> sending T) async throws -> sending T {
+        try Task.checkCancellation()
+        let job = Job()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                job.install { cancelled in
+                    if cancelled {
+                        continuation.resume(throwing: CancellationError())
+                        return
+                    }
+                    do {
+                        continuation.resume(returning: try body())
+                    } catch {
+                        continuation.resume(throwing: error)
+                    }
+                }
+                state.enqueue(job)
+            }
+        } onCancel: {
+            job.cancel()
+        }
+    }
+}
+
+/// One unit of work and whether its task was cancelled before it started.
+///
+/// `@unchecked Sendable`: `work` and `cancelled` are only read and written while holding
+/// `lock`.
+private final class Job: @unchecked Sendable {
+    private let lock = NSLock()
+    private var work: (@Sendable (Bool) -> Void)?
+    private var cancelled = false
+
+    func install(_ work: @escaping @Sendable (Bool) -> Void) {
+        lock.withLock { self.work = work }
+    }
+
+    func cancel() {
+        lock.withLock { cancelled = true }
+    }
+
+    /// Runs the work once, telling it whether the task was cancelled before now.
+    func start() {
+        let (work, cancelled) = lock.withLock { (self.work, self.cancelled) }
+        lock.withLock { self.work = nil }
+        work?(cancelled)
+    }
+}
+
+/// The pool's FIFO of jobs and the condition its threads wait on.
+///
+/// `@unchecked Sendable`: `jobs` is only touched while holding `condition`.
+private final class JobQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [Job] = []
+    private var head = 0
+
+    func enqueue(_ job: Job) {
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// A pool thread's loop: take the oldest job, run it, repeat (forever: the pool lives
+    /// as long as the process).
+    func work() {
+        while true {
+            condition.lock()
+            while head == jobs.count { condition.wait() }
+            let job = jobs[head]
+            head += 1
+            if head > 1024, head * 2 > jobs.count {
+                jobs.removeFirst(head)
+                head = 0
+            }
+            condition.unlock()
+            job.start()
+        }
+    }
+}
+
+/// Settings of the async API's threads.
+public enum ModelConcurrency {
+    /// How many threads run blocking store work for async calls: `max(2, active
+    /// processors)`, or the `SWIFTMODEL_BLOCKING_THREADS` environment variable when it is
+    /// a number from 1 to 256. Fixed when the first async call starts.
+    public static var blockingThreadCount: Int {
+        if let text = ProcessInfo.processInfo.environment["SWIFTMODEL_BLOCKING_THREADS"], let count = Int(text),
+            (1...256).contains(count)
+        {
+            return count
+        }
+        return max(2, ProcessInfo.processInfo.activeProcessorCount)
+    }
+}

@@ -1,0 +1,41 @@
+/// The async forms of the class-level finders. Each resolves its store in the caller's
+/// context (so `ModelStore.using` scopes apply), runs the blocking adapter work on
+/// ``BlockingPool`` threads, and returns records that belong to the caller: they are
+/// created for the call and handed over, never shared. Same results and errors as the
+/// synchronous forms; a task cancelled before the work starts throws `CancellationError`.
+///
+/// ```swift
+/// @MainActor func show(id: Int64) async throws {
+///     let todo = try await Todo.find(id)          // the main actor is not blocked
+///     title = todo?.name ?? ""
+/// }
+/// ```
+extension ModelProtocol {
+    /// The stored record with this id, or nil (async; see ``find(_:in:)``).
+    nonisolated(nonsending) public static func find(
+        _ id: IDValue, in adapter: (any PersistenceAdapter)? = nil
+    ) async throws -> Self? {
+        let (_, store) = try context(adapter)
+        let key = id.modelValue
+        return try await BlockingPool.shared.run { try findRow(key, store: store) }
+    }
+
+    /// Every stored record, in insertion order (async; see ``all(in:)``).
+    nonisolated(nonsending) public static func all(in adapter: (any PersistenceAdapter)? = nil) async throws -> [Self] {
+        let (_, store) = try context(adapter)
+        return try await BlockingPool.shared.run { try all(in: store) }
+    }
+
+    /// How many records are stored (async; see ``count(in:)``).
+    nonisolated(nonsending) public static func count(in adapter: (any PersistenceAdapter)? = nil) async throws -> Int {
+        let (_, store) = try context(adapter)
+        return try await BlockingPool.shared.run { try count(in: store) }
+    }
+
+    /// `find` by a stored id value, on the calling thread.
+    private static func findRow(_ key: ModelValue, store: any PersistenceAdapter) throws -> Self? {
+        let (schema, store) = try context(store)
+        guard let row = try store.find(id: key, in: schema) else { return nil }
+        return try materialize(row, schema: schema, store: store)
+    }
+}

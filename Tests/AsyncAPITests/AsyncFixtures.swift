@@ -1,0 +1,102 @@
+import ArrayAdapter
+import FileAdapter
+import Foundation
+import SQLiteAdapter
+import Synchronization
+
+// A user module: it imports only the public products and compiles under Swift 6 strict
+// concurrency with zero warnings.
+
+final class Shelf: Model {
+    @Column var name = ""
+    @HasMany(dependent: .destroy) var books: Children<Book>
+    init() {}
+}
+
+final class Book: Model {
+    @Column var title = ""
+    @Column var pages = 0
+    @BelongsTo var shelf: Shelf?
+    init() {}
+}
+
+/// One store of each adapter kind, in a fresh temporary directory.
+enum AsyncStores {
+    static let kinds = ["array", "sqlite", "file"]
+
+    static func make(_ kind: String) throws -> any PersistenceAdapter {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swiftmodel-async-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        switch kind {
+        case "sqlite": return try SQLiteAdapter(path: directory.appendingPathComponent("db.sqlite").path)
+        case "file": return try FileAdapter(file: directory.appendingPathComponent("store.archive"), models: [Shelf.self, Book.self])
+        default: return ArrayAdapter()
+        }
+    }
+
+    /// A shelf with three books, saved synchronously.
+    static func seed(_ store: any PersistenceAdapter) throws -> Shelf {
+        let shelf = try Shelf.create(["name": "fiction"], in: store)
+        for (title, pages) in [("Dune", 412), ("Emma", 474), ("Ubik", 202)] {
+            try shelf.books.create(["title": .string(title), "pages": .int(Int64(pages))])
+        }
+        return shelf
+    }
+}
+
+/// An adapter whose reads block until released: fills the blocking pool on demand.
+final class GateAdapter: PersistenceAdapter {
+    let base = ArrayAdapter()
+    private let gate = DispatchSemaphore(value: 0)
+    let reads = Mutex(0)
+    let blocking = Mutex(false)
+    let delay = Mutex(0.0)
+
+    /// Lets `count` blocked reads go on.
+    func release(_ count: Int) { for _ in 0..<count { gate.signal() } }
+
+    private func read() {
+        reads.withLock { $0 += 1 }
+        if blocking.withLock({ $0 }) { gate.wait() }
+        let seconds = delay.withLock { $0 }
+        if seconds > 0 { Thread.sleep(forTimeInterval: seconds) }
+    }
+
+    func prepare(_ schema: ModelSchema) throws { try base.prepare(schema) }
+    func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue { try base.insert(row, into: schema) }
+    func update(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws {
+        try base.update(row, changedColumns: changedColumns, in: schema)
+    }
+    func delete(id: ModelValue, from schema: ModelSchema) throws -> Bool { try base.delete(id: id, from: schema) }
+    func find(id: ModelValue, in schema: ModelSchema) throws -> [ModelValue]? {
+        read()
+        return try base.find(id: id, in: schema)
+    }
+    func fetch(_ query: StoreQuery) throws -> [[ModelValue]] {
+        read()
+        return try base.fetch(query)
+    }
+    func count(_ query: StoreQuery) throws -> Int {
+        read()
+        return try base.count(query)
+    }
+    func delete(_ query: StoreQuery) throws -> Int { try base.delete(query) }
+    func update(_ query: StoreQuery, set values: [Int: ModelValue]) throws -> Int { try base.update(query, set: values) }
+    func aggregate(_ query: StoreQuery) throws -> [AggregateGroup] { try base.aggregate(query) }
+    func withTransaction<R>(_ body: () throws -> R) throws -> R { try base.withTransaction(body) }
+}
+
+/// What a SwiftUI view model does: async reads from the main actor, results kept there.
+@MainActor final class ShelfViewModel {
+    var titles: [String] = []
+    var total = 0
+    let store: any PersistenceAdapter
+
+    init(store: any PersistenceAdapter) { self.store = store }
+
+    func refresh() async throws {
+        let books = try await Book.query(in: store).order(by: \.title).all()
+        titles = books.map(\.title)
+        total = try await Book.count(in: store)
+    }
+}
