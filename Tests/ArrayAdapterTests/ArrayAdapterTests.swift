@@ -136,7 +136,7 @@ struct ArrayAdapterTests {
             }
             try await group.waitForAll()
         }
-        let all = try Item.all(in: store)
+        let all = try await Item.all(in: store)
         #expect(all.count == writers * perWriter)
         #expect(Set(all.compactMap(\.id)).count == writers * perWriter)
         #expect(Set(all.map(\.name)).count == writers * perWriter)

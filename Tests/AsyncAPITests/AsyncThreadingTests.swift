@@ -57,6 +57,31 @@ import Testing
         }
         #expect(finished.withLock { $0 } == 64)
     }
+
+    /// ArrayAdapter reads run inline only when its lock is free; while a transaction on
+    /// another thread holds it they wait on the pool, not on cooperative threads.
+    @Test func inMemoryReadsNeverWaitForALockOnTheCooperativePool() async throws {
+        let store = ArrayAdapter()
+        _ = try AsyncStores.seed(store)
+        #expect(try await Book.count(in: store) == 3)  // uncontended: inline
+        let holding = Counter(), released = Counter()
+        let holder = Thread {
+            try? store.transaction {
+                _ = try Book.create(["title": "Zola", "pages": 99], in: store)
+                holding.withLock { $0 = 1 }
+                Thread.sleep(forTimeInterval: 0.3)
+            }
+            released.withLock { $0 = 1 }
+        }
+        holder.start()
+        while holding.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(2)) }
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 { group.addTask { try await Book.count(in: store) } }
+            let probe = Task { released.withLock { $0 } }
+            #expect(await probe.value == 0, "a read blocked a cooperative thread on the adapter's lock")
+            for try await count in group { #expect(count == 4) }  // after the commit
+        }
+    }
 }
 
 /// A shared counter for tasks.

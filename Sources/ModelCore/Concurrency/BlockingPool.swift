@@ -32,6 +32,19 @@ package final class BlockingPool: Sendable {
         }
     }
 
+    /// Runs a read of `store`: inline when the store can run it without blocking (an
+    /// in-memory store whose lock is free, see ``InlineReadingAdapter``), else on a pool
+    /// thread. Cancellation is checked first either way.
+    package func run<T>(reading store: any PersistenceAdapter, _ body: @escaping @Sendable () throws -> sending T)
+        async throws -> sending T
+    {
+        try Task.checkCancellation()
+        if let inline = store as? any InlineReadingAdapter, let result = try inline.readInlineIfFree(body) {
+            return result
+        }
+        return try await run(body)
+    }
+
     /// Runs `body` on a pool thread and returns its result to the suspended caller.
     ///
     /// `body` must not touch records the caller holds: what it returns is `sending`, so it
@@ -116,6 +129,14 @@ private final class JobQueue: @unchecked Sendable {
             job.start()
         }
     }
+}
+
+/// An adapter whose reads are memory work under one lock: the async API runs them
+/// inline, on the caller's thread, when that lock is free — a try-lock, which never
+/// waits — and on the blocking pool otherwise (a transaction on another thread holds it).
+package protocol InlineReadingAdapter: PersistenceAdapter {
+    /// Runs `body` holding the store's lock if it is free now; nil when taking it would wait.
+    func readInlineIfFree<R>(_ body: () throws -> sending R) rethrows -> sending R?
 }
 
 /// Settings of the async API's threads.

@@ -37,6 +37,14 @@ package final class RecursiveLock: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
+
+    /// Runs `body` holding the lock if it can be taken without waiting (free, or held by
+    /// this thread); nil when another thread holds it.
+    package func withLockIfAvailable<R>(_ body: () throws -> sending R) rethrows -> sending R? {
+        guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
 }
 
 /// A number identifying the calling thread, for ownership checks.

@@ -16,75 +16,72 @@ extension Query {
         return using(store)
     }
 
+    /// Runs a synchronous terminal of the bound query for the async API.
+    nonisolated(nonsending) private func run<T>(
+        _ body: @escaping @Sendable (Query<M>) throws -> sending T
+    ) async throws -> sending T {
+        let query = try bound()
+        guard let store = query.adapter else { return try await BlockingPool.shared.run { try body(query) } }
+        return try await BlockingPool.shared.run(reading: store) { try body(query) }
+    }
+
     /// Every record the query selects (async; see ``all()``).
     nonisolated(nonsending) public func all() async throws -> [M] {
-        let query = try bound()
-        return try await BlockingPool.shared.run { try query.all() }
+        try await run { try $0.all() }
     }
 
     /// The first record, or nil (async).
     nonisolated(nonsending) public func first() async throws -> M? {
-        let query = try bound()
-        return try await BlockingPool.shared.run { try query.first() }
+        try await run { try $0.first() }
     }
 
     /// The first `count` records (async).
     nonisolated(nonsending) public func first(_ count: Int) async throws -> [M] {
-        let query = try bound()
-        return try await BlockingPool.shared.run { try query.first(count) }
+        try await run { try $0.first(count) }
     }
 
     /// The last record, or nil (async).
     nonisolated(nonsending) public func last() async throws -> M? {
-        let query = try bound()
-        return try await BlockingPool.shared.run { try query.last() }
+        try await run { try $0.last() }
     }
 
     /// How many records the query selects (async).
     nonisolated(nonsending) public func count() async throws -> Int {
-        let query = try bound()
-        return try await BlockingPool.shared.run { try query.count() }
+        try await run { try $0.count() }
     }
 
     /// Whether the query selects any record (async).
     nonisolated(nonsending) public func exists() async throws -> Bool {
-        let query = try bound()
-        return try await BlockingPool.shared.run { try query.exists() }
+        try await run { try $0.exists() }
     }
 
     /// One page of results (async; see ``page(_:per:)``).
     nonisolated(nonsending) public func page(_ number: Int, per size: Int) async throws -> Page<M> {
-        let query = try bound()
-        return try await BlockingPool.shared.run { try query.page(number, per: size) }
+        try await run { try $0.page(number, per: size) }
     }
 
     /// The values of one column (async).
     nonisolated(nonsending) public func pluck(_ column: String) async throws -> [ModelValue] {
-        let query = try bound()
-        return try await BlockingPool.shared.run { try query.pluck(column) }
+        try await run { try $0.pluck(column) }
     }
 
     /// The sum of a column (async; see ``sum(_:)-(String)``).
     nonisolated(nonsending) public func sum(_ column: String) async throws -> ModelValue {
-        let query = try bound()
-        return try await BlockingPool.shared.run { try query.sum(column) }
+        try await run { try $0.sum(column) }
     }
 
     /// The average of a column (async).
     nonisolated(nonsending) public func average(_ column: String) async throws -> ModelValue {
-        let query = try bound()
-        return try await BlockingPool.shared.run { try query.average(column) }
+        try await run { try $0.average(column) }
     }
 
     /// The smallest value of a column (async).
     nonisolated(nonsending) public func min(_ column: String) async throws -> ModelValue {
-        let query = try bound()
-        return try await BlockingPool.shared.run { try query.min(column) }
+        try await run { try $0.min(column) }
     }
 
     /// The largest value of a column (async).
     nonisolated(nonsending) public func max(_ column: String) async throws -> ModelValue {
-        let query = try bound()
-        return try await BlockingPool.shared.run { try query.max(column) }
+        try await run { try $0.max(column) }
     }
 }

@@ -11,7 +11,7 @@ extension ModelProtocol {
             let key = __values[slot]
             if key.isNull { return loadedParent(slot: slot, key: key, as: Related.self) ?? nil }
             let (schema, store) = try Related.context(__home)
-            let parent = try await BlockingPool.shared.run {
+            let parent = try await BlockingPool.shared.run(reading: store) {
                 try Related.fetch(StoreQuery(schema: schema, predicate: .compare(column: 0, .equal, key), limit: 1), store: store).first
             }
             extras.related.parents[slot] = ParentLink(key: key, parent: parent, pending: false)
@@ -81,7 +81,7 @@ extension Through {
         let (path, shape) = (self.path, self.shape)
         let ownerID: ModelValue? = owner.__isPersisted ? .some(owner.__baseline[0]) : .none
         let (_, store) = try Target.context(owner.__home)
-        return try await BlockingPool.shared.run { try Self.query(path: path, ownerID: ownerID, home: store, shape: shape) }
+        return try await BlockingPool.shared.run(reading: store) { try Self.query(path: path, ownerID: ownerID, home: store, shape: shape) }
     }
 
     /// Every target (async).
