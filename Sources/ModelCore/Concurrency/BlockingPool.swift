@@ -52,7 +52,7 @@ package final class BlockingPool: Sendable {
     package func run<T>(_ body: @escaping @Sendable () throws -> sending T) async throws -> sending T {
         try Task.checkCancellation()
         let job = Job()
-        return try await withTaskCancellationHandler {
+        let result = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 job.install { cancelled in
                     if cancelled {
@@ -60,8 +60,11 @@ package final class BlockingPool: Sendable {
                         return
                     }
                     do {
-                        continuation.resume(returning: try body())
+                        let value = try body()
+                        job.publish()
+                        continuation.resume(returning: value)
                     } catch {
+                        job.publish()
                         continuation.resume(throwing: error)
                     }
                 }
@@ -70,6 +73,8 @@ package final class BlockingPool: Sendable {
         } onCancel: {
             job.cancel()
         }
+        job.publish()  // acquires what the pool thread released: see `Job.publish()`
+        return result
     }
 }
 
@@ -92,9 +97,19 @@ private final class Job: @unchecked Sendable {
 
     /// Runs the work once, telling it whether the task was cancelled before now.
     func start() {
-        let (work, cancelled) = lock.withLock { (self.work, self.cancelled) }
-        lock.withLock { self.work = nil }
+        let (work, cancelled) = lock.withLock {
+            defer { self.work = nil }
+            return (self.work, self.cancelled)
+        }
         work?(cancelled)
+    }
+
+    /// Takes and releases the job's lock. The pool thread calls it after making the result
+    /// (before resuming the caller) and the caller after resuming: the result's memory
+    /// then happens-before the caller's reads in a way Thread Sanitizer can see (the
+    /// continuation's own hand-off runs in the uninstrumented concurrency runtime).
+    func publish() {
+        lock.withLock {}
     }
 }
 
