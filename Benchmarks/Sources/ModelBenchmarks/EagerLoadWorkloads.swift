@@ -99,10 +99,7 @@ let eagerLoadWorkloads: [Workload] = [
     Workload(
         name: "eager has-many",
         model: { n in
-            let db = try TeamDatabase(members: n)
-            let store = try SQLiteAdapter(path: db.path)
-            defer { blackHole(db) }
-            return try time {
+            try withTeams(n) { store in
                 let teams = try Team.query(in: store).including(\.members).all()
                 var sum = 0.0
                 for team in teams { for member in try team.members.all() { sum += member.score } }
@@ -110,10 +107,7 @@ let eagerLoadWorkloads: [Workload] = [
             }
         },
         baseline: { n in
-            let db = try TeamDatabase(members: n)
-            let raw = try RawSQLite(path: db.path)
-            return try time {
-                let (teams, members) = try db.rawRows(raw)
+            try withRawTeams(n) { teams, members in
                 var byTeam: [Int64: [MemberRow]] = [:]
                 for member in members { byTeam[member.teamID, default: []].append(member) }
                 var sum = 0.0
@@ -124,10 +118,7 @@ let eagerLoadWorkloads: [Workload] = [
     Workload(
         name: "eager belongs-to",
         model: { n in
-            let db = try TeamDatabase(members: n)
-            let store = try SQLiteAdapter(path: db.path)
-            defer { blackHole(db) }
-            return try time {
+            try withTeams(n) { store in
                 let members = try Member.query(in: store).including(\.team).all()
                 var sum = 0
                 for member in members { sum &+= member.team?.name.utf8.count ?? 0 }
@@ -135,10 +126,7 @@ let eagerLoadWorkloads: [Workload] = [
             }
         },
         baseline: { n in
-            let db = try TeamDatabase(members: n)
-            let raw = try RawSQLite(path: db.path)
-            return try time {
-                let (teams, members) = try db.rawRows(raw)
+            try withRawTeams(n) { teams, members in
                 var byID: [Int64: TeamRow] = [:]
                 for team in teams { byID[team.id] = team }
                 var sum = 0
@@ -147,3 +135,21 @@ let eagerLoadWorkloads: [Workload] = [
             }
         }),
 ]
+
+/// Times `body` on an adapter over a fresh team database of `n` members.
+func withTeams(_ n: Int, _ body: (SQLiteAdapter) throws -> Void) throws -> Duration {
+    let db = try TeamDatabase(members: n)
+    let store = try SQLiteAdapter(path: db.path)
+    defer { blackHole(db) }
+    return try time { try body(store) }
+}
+
+/// Times reading both tables with the raw API plus `body` (the grouping by hand).
+func withRawTeams(_ n: Int, _ body: ([TeamRow], [MemberRow]) -> Void) throws -> Duration {
+    let db = try TeamDatabase(members: n)
+    let raw = try RawSQLite(path: db.path)
+    return try time {
+        let (teams, members) = try db.rawRows(raw)
+        body(teams, members)
+    }
+}

@@ -43,17 +43,20 @@ public struct Children<Child: ModelProtocol> {
     /// touches the store.
     public var loaded: [Child]? { owner.loadedChildren(at: location, as: Child.self) }
 
-    /// Children read through the relation know their owner (`child.parent` needs no query).
-    private func linked(_ children: [Child]) -> [Child] {
-        if let foreignKey = try? relation().foreignKey { owner.linkInverse(of: children, foreignKey: foreignKey) }
-        return children
-    }
-
     /// What the reading methods answer without the store: the loaded children, or none
     /// for an unsaved owner.
-    private var memory: [Child]? {
+    var memory: [Child]? {
         if let loaded { return loaded }
         return owner.__isPersisted ? nil : []
+    }
+
+    /// Reads stored children of the saved owner with `fetch`; the relation is resolved
+    /// once, and the children read know their owner (`child.parent` needs no query).
+    private func read(_ fetch: (Query<Child>) throws -> [Child]) throws -> [Child] {
+        let relation = try self.relation()
+        let children = try fetch(relation.childQuery(of: [owner.__baseline[0]], as: Child.self, store: owner.__home))
+        owner.linkInverse(of: children, foreignKey: relation.foreignKey)
+        return children
     }
 
     // MARK: Reading
@@ -62,7 +65,7 @@ public struct Children<Child: ModelProtocol> {
     /// unsaved, else read from the store.
     public func all() throws -> [Child] {
         if let memory { return memory }
-        return linked(try query.all())
+        return try read { try $0.all() }
     }
     /// How many children there are.
     public func count() throws -> Int { try memory?.count ?? query.count() }
@@ -71,7 +74,7 @@ public struct Children<Child: ModelProtocol> {
     /// The first child in store order.
     public func first() throws -> Child? {
         if let memory { return memory.first }
-        return linked(try query.first().map { [$0] } ?? []).first
+        return try read { try $0.first().map { [$0] } ?? [] }.first
     }
     /// The children matching a condition.
     public func `where`(_ condition: QueryCondition<Child>) -> Query<Child> { query.where(condition) }

@@ -91,10 +91,27 @@ extension ModelProtocol {
             // Nothing to read: a pending (unsaved) parent or owner, or none.
             return loadedParent(slot: slot, key: key, as: P.self) ?? nil
         }
-        let (schema, store) = try P.context(__home)
-        let parent = try P.fetch(StoreQuery(schema: schema, predicate: .compare(column: 0, .equal, key), limit: 1), store: store).first
+        let (query, store) = try P.parentQuery(key, from: __home)
+        return rememberParent(try P.fetch(query, store: store).first, key: key, slot: slot)
+    }
+
+    /// Remembers the parent loaded for the foreign-key value `key` at `slot`.
+    func rememberParent<P: ModelProtocol>(_ parent: P?, key: ModelValue, slot: Int) -> P? {
         extras.related.parents[slot] = ParentLink(key: key, parent: parent, pending: false)
         return parent
+    }
+
+    /// The query reading the record whose id is `key`, and the store it runs on.
+    static func parentQuery(_ key: ModelValue, from home: (any PersistenceAdapter)?) throws -> (StoreQuery, any PersistenceAdapter) {
+        let (schema, store) = try context(home)
+        return (StoreQuery(schema: schema, predicate: .compare(column: 0, .equal, key), limit: 1), store)
+    }
+
+    /// Remembers children loaded for `relation` and links them back to this owner.
+    func rememberChildren<Child: ModelProtocol>(_ children: [Child], of relation: Relation) -> [Child] {
+        linkInverse(of: children, foreignKey: relation.foreignKey)
+        setLoadedChildren(children, at: relation.location)
+        return children
     }
 
     /// Reads the children of a `@HasMany`/`@HasOne` and remembers them.
@@ -103,10 +120,7 @@ extension ModelProtocol {
             setLoadedChildren([], at: relation.location)
             return []
         }
-        let children = try relation.childQuery(of: [__baseline[0]], as: Child.self, store: __home).all()
-        linkInverse(of: children, foreignKey: relation.foreignKey)
-        setLoadedChildren(children, at: relation.location)
-        return children
+        return rememberChildren(try relation.childQuery(of: [__baseline[0]], as: Child.self, store: __home).all(), of: relation)
     }
 }
 

@@ -10,12 +10,9 @@ extension ModelProtocol {
         case .belongsTo(let slot):
             let key = __values[slot]
             if key.isNull { return loadedParent(slot: slot, key: key, as: Related.self) ?? nil }
-            let (schema, store) = try Related.context(__home)
-            let parent = try await BlockingPool.shared.run(reading: store) {
-                try Related.fetch(StoreQuery(schema: schema, predicate: .compare(column: 0, .equal, key), limit: 1), store: store).first
-            }
-            extras.related.parents[slot] = ParentLink(key: key, parent: parent, pending: false)
-            return parent
+            let (query, store) = try Related.parentQuery(key, from: __home)
+            let parent = try await BlockingPool.shared.run(reading: store) { try Related.fetch(query, store: store).first }
+            return rememberParent(parent, key: key, slot: slot)
         case .hasOne(let relation):
             return try await loadChildren(relation, as: Related.self).first
         }
@@ -36,27 +33,20 @@ extension ModelProtocol {
         }
         let (_, store) = try Child.context(__home)
         let query = relation.childQuery(of: [__baseline[0]], as: Child.self, store: store)
-        let children = try await query.all()
-        linkInverse(of: children, foreignKey: relation.foreignKey)
-        setLoadedChildren(children, at: relation.location)
-        return children
+        return rememberChildren(try await query.all(), of: relation)
     }
 }
 
 extension Children {
     /// Every child (async): the loaded ones, none for an unsaved owner, else read.
     nonisolated(nonsending) public func all() async throws -> [Child] {
-        if let loaded { return loaded }
-        guard owner.__isPersisted else { return [] }
-        let children = try await query.all()
-        owner.linkInverse(of: children, foreignKey: try relation().foreignKey)
-        return children
+        if let memory { return memory }
+        return try await read { try await $0.all() }
     }
 
     /// How many children there are (async).
     nonisolated(nonsending) public func count() async throws -> Int {
-        if let loaded { return loaded.count }
-        guard owner.__isPersisted else { return 0 }
+        if let memory { return memory.count }
         return try await query.count()
     }
 
@@ -67,11 +57,18 @@ extension Children {
 
     /// The first child in store order (async).
     nonisolated(nonsending) public func first() async throws -> Child? {
-        if let loaded { return loaded.first }
-        guard owner.__isPersisted else { return nil }
-        guard let child = try await query.first() else { return nil }
-        owner.linkInverse(of: [child], foreignKey: try relation().foreignKey)
-        return child
+        if let memory { return memory.first }
+        return try await read { try await $0.first().map { [$0] } ?? [] }.first
+    }
+
+    /// Reads stored children of the saved owner (async), linked back to it.
+    nonisolated(nonsending) private func read(
+        _ fetch: (Query<Child>) async throws -> [Child]
+    ) async throws -> [Child] {
+        let relation = try self.relation()
+        let children = try await fetch(relation.childQuery(of: [owner.__baseline[0]], as: Child.self, store: owner.__home))
+        owner.linkInverse(of: children, foreignKey: relation.foreignKey)
+        return children
     }
 }
 
