@@ -29,7 +29,7 @@ enum AsyncStores {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         switch kind {
         case "sqlite": return try SQLiteAdapter(path: directory.appendingPathComponent("db.sqlite").path)
-        case "file": return try FileAdapter(file: directory.appendingPathComponent("store.archive"), models: [Shelf.self, Book.self])
+        case "file": return try FileAdapter(file: directory.appendingPathComponent("store.archive"), models: [Shelf.self, Book.self, Card.self])
         default: return ArrayAdapter()
         }
     }
@@ -98,5 +98,59 @@ final class GateAdapter: PersistenceAdapter {
         let books = try await Book.query(in: store).order(by: \.title).all()
         titles = books.map(\.title)
         total = try await Book.count(in: store)
+    }
+}
+
+/// A validating model whose hooks log, and whose `beforeUpdate` can decline.
+final class Card: Model, Validatable {
+    @Column var word = ""
+    var log: [String] = []
+    var declines = false
+    init() {}
+
+    static func validations(_ v: inout Validations<Card>) {
+        v.add(\.word, .presence, .uniqueness())
+    }
+
+    func beforeSave() throws -> Bool {
+        log.append("beforeSave")
+        return true
+    }
+    func beforeCreate() throws -> Bool {
+        log.append("beforeCreate")
+        return true
+    }
+    func beforeUpdate() throws -> Bool { !declines }
+    func afterCreate() { log.append("afterCreate") }
+    func afterSave() { log.append("afterSave") }
+}
+
+/// A thread-safe tally.
+final class Tally: Sendable {
+    private let count = Mutex(0)
+    func add() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
+}
+
+/// A main-actor editor: creates and saves records it keeps.
+@MainActor final class ShelfEditor {
+    private var shelves: [Shelf] = []
+    let store: any PersistenceAdapter
+    var names: [String] { shelves.map(\.name) }
+
+    init(store: any PersistenceAdapter) { self.store = store }
+
+    func add(_ name: String) async throws {
+        let shelf = Shelf()
+        shelf.name = name
+        try await shelf.save(to: store)
+        shelves.append(shelf)
+    }
+
+    func rename(to name: String) async throws {
+        for shelf in shelves {
+            shelf.name = name
+            try await shelf.save()
+        }
     }
 }

@@ -63,7 +63,7 @@ struct StoreResolutionTests {
 
     static func insert(_ n: Int) async throws {
         for _ in 0..<n {
-            try Scoped().save()
+            try await Scoped().save()
             await Swift.Task.yield()
         }
     }

@@ -32,14 +32,18 @@ package final class BlockingPool: Sendable {
         }
     }
 
-    /// Runs a read of `store`: inline when the store can run it without blocking (an
-    /// in-memory store whose lock is free, see ``InlineReadingAdapter``), else on a pool
-    /// thread. Cancellation is checked first either way.
-    package func run<T>(reading store: any PersistenceAdapter, _ body: @escaping @Sendable () throws -> sending T)
+    /// Runs blocking work on `store` (a read or a write): inline when that cannot block
+    /// a shared thread, else on a pool thread. Cancellation is checked first either way.
+    ///
+    /// Inline means: on the thread of an open transaction on `store` (an async
+    /// transaction's own thread, which may block — and must, as the transaction holds the
+    /// store), or on an in-memory store whose lock is free now (``InlineRunningAdapter``).
+    package func run<T>(on store: any PersistenceAdapter, _ body: @escaping @Sendable () throws -> sending T)
         async throws -> sending T
     {
         try Task.checkCancellation()
-        if let inline = store as? any InlineReadingAdapter, let result = try inline.readInlineIfFree(body) {
+        if TransactionContext.isOpen(on: store) { return try body() }
+        if let inline = store as? any InlineRunningAdapter, let result = try inline.runInlineIfFree(body) {
             return result
         }
         return try await run(body)
@@ -146,12 +150,12 @@ private final class JobQueue: @unchecked Sendable {
     }
 }
 
-/// An adapter whose reads are memory work under one lock: the async API runs them
-/// inline, on the caller's thread, when that lock is free — a try-lock, which never
+/// An adapter whose reads and writes are memory work under one lock: the async API runs
+/// them inline, on the caller's thread, when that lock is free — a try-lock, which never
 /// waits — and on the blocking pool otherwise (a transaction on another thread holds it).
-package protocol InlineReadingAdapter: PersistenceAdapter {
+package protocol InlineRunningAdapter: PersistenceAdapter {
     /// Runs `body` holding the store's lock if it is free now; nil when taking it would wait.
-    func readInlineIfFree<R>(_ body: () throws -> sending R) rethrows -> sending R?
+    func runInlineIfFree<R>(_ body: () throws -> sending R) rethrows -> sending R?
 }
 
 /// Settings of the async API's threads.

@@ -17,19 +17,19 @@ extension ModelProtocol {
     ) async throws -> Self? {
         let (_, store) = try context(adapter)
         let key = id.modelValue
-        return try await BlockingPool.shared.run(reading: store) { try findRow(key, store: store) }
+        return try await BlockingPool.shared.run(on: store) { try findRow(key, store: store) }
     }
 
     /// Every stored record, in insertion order (async; see ``all(in:)``).
     nonisolated(nonsending) public static func all(in adapter: (any PersistenceAdapter)? = nil) async throws -> [Self] {
         let (_, store) = try context(adapter)
-        return try await BlockingPool.shared.run(reading: store) { try all(in: store) }
+        return try await BlockingPool.shared.run(on: store) { try all(in: store) }
     }
 
     /// How many records are stored (async; see ``count(in:)``).
     nonisolated(nonsending) public static func count(in adapter: (any PersistenceAdapter)? = nil) async throws -> Int {
         let (_, store) = try context(adapter)
-        return try await BlockingPool.shared.run(reading: store) { try count(in: store) }
+        return try await BlockingPool.shared.run(on: store) { try count(in: store) }
     }
 
     /// `find` by a stored id value, on the calling thread.

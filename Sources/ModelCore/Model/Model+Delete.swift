@@ -20,10 +20,7 @@ extension ModelProtocol {
         guard try store.delete(id: id, from: schema) else {
             throw ModelError(.recordNotFound, model: schema.modelName, id: id, message: "the record is no longer stored")
         }
-        __isPersisted = false
-        TransactionContext.record(
-            ModelChange(action: .delete, schema: schema, modelType: ObjectIdentifier(Self.self), id: id, values: __baseline),
-            instance: self, adapter: store, undo: (self, before))
+        didDelete(store: store, schema: schema, undoing: before)
         afterDelete()
         return true
     }

@@ -1,5 +1,13 @@
 import Foundation
 
+/// Whether a save goes on to write after its validation and before-hooks.
+package enum SavePreparation {
+    /// Write; `before` is the state a failed write restores.
+    case proceed(RecordState, validated: Bool)
+    /// Stop with this outcome (invalid, or a hook declined); nothing was written.
+    case stop(WriteOutcome)
+}
+
 /// The outcome of a write that hooks may decline.
 package enum WriteOutcome {
     case done
@@ -89,25 +97,13 @@ extension ModelProtocol {
         try schema.validate()
         let store = try store(adapter)
         let isNew = !__isPersisted
-        try linkPendingParents()
-        var validator: (any SaveValidating)?
-        if validate, schema.validatesOnSave, let validating = self as? any SaveValidating {
-            validator = validating
-            // Changes made by validation hooks (normalising input) stay, as in Rails.
-            switch try validating.validateForSave(isNew: isNew, store: store) {
-            case .valid: break
-            case .declined(let hook): return .declined(hook: hook)
-            case .invalid(let error): return .invalid(error)
-            }
+        let before: RecordState
+        let validated: Bool
+        switch try prepareSave(isNew: isNew, store: store, validate: validate) {
+        case .stop(let outcome): return outcome
+        case .proceed(let state, let didValidate): (before, validated) = (state, didValidate)
         }
-        let before = state
         do {
-            guard try beforeSave() else { restore(before); return .declined(hook: "beforeSave") }
-            if isNew {
-                guard try beforeCreate() else { restore(before); return .declined(hook: "beforeCreate") }
-            } else {
-                guard try beforeUpdate() else { restore(before); return .declined(hook: "beforeUpdate") }
-            }
             if hasStagedRelations {
                 // Staged relation writes (`user.profile = p`) commit or roll back with the record.
                 try store.transaction {
@@ -122,59 +118,82 @@ extension ModelProtocol {
             restore(before)
             throw error
         }
-        validator?.validatedSaveDidFinish()
+        finishSave(isNew: isNew, validated: validated)
+        return .done
+    }
+
+    /// The part of a save before the write: pending parent links, validation (with its
+    /// hooks) and the before-hooks. A declining before-hook leaves the record as it was.
+    package func prepareSave(isNew: Bool, store: any PersistenceAdapter, validate: Bool) throws -> SavePreparation {
+        try linkPendingParents()
+        var validated = false
+        if validate, recordSchema.validatesOnSave, let validating = self as? any SaveValidating {
+            validated = true
+            // Changes made by validation hooks (normalising input) stay, as in Rails.
+            switch try validating.validateForSave(isNew: isNew, store: store) {
+            case .valid: break
+            case .declined(let hook): return .stop(.declined(hook: hook))
+            case .invalid(let error): return .stop(.invalid(error))
+            }
+        }
+        let before = state
+        do {
+            guard try beforeSave() else { restore(before); return .stop(.declined(hook: "beforeSave")) }
+            if isNew {
+                guard try beforeCreate() else { restore(before); return .stop(.declined(hook: "beforeCreate")) }
+            } else {
+                guard try beforeUpdate() else { restore(before); return .stop(.declined(hook: "beforeUpdate")) }
+            }
+        } catch {
+            restore(before)
+            throw error
+        }
+        return .proceed(before, validated: validated)
+    }
+
+    /// The part of a save after a successful write: the after-hooks.
+    package func finishSave(isNew: Bool, validated: Bool) {
+        if validated, let validating = self as? any SaveValidating { validating.validatedSaveDidFinish() }
         if isNew { afterCreate() } else { afterUpdate() }
         afterSave()
-        return .done
     }
 
     private func write(
         isNew: Bool, store: any PersistenceAdapter, schema: ModelSchema, stamps: Bool, undoing before: RecordState
     ) throws {
+        guard let changed = try stageWrite(isNew: isNew, schema: schema, stamps: stamps) else { return }
         if isNew {
-            try insert(into: store, schema: schema, stamps: stamps, undoing: before)
+            let id = try store.insert(__values, into: schema)
+            _assign(id, at: 0)
         } else {
-            try update(in: store, schema: schema, stamps: stamps, undoing: before)
+            try store.update(__values, changedColumns: changed, in: schema)
         }
+        didWrite(__values, isNew: isNew, changed: changed, store: store, schema: schema, undoing: before)
     }
 
-    /// Writes a new record; `before` is what a rolled-back transaction restores.
-    private func insert(
-        into store: any PersistenceAdapter, schema: ModelSchema, stamps: Bool, undoing before: RecordState
-    ) throws {
-        stampFieldTimestamps(schema, isNew: true)
-        if schema.createdAtIndex != nil || schema.updatedAtIndex != nil {
-            let now = ModelValue.date(ModelClock.now())
-            if let k = schema.createdAtIndex, __values[k].isNull { _assign(now, at: k) }
-            if let k = schema.updatedAtIndex, stamps || __values[k].isNull { _assign(now, at: k) }
-        }
-        if __values[0].isNull {
-            switch schema.idGeneration {
-            case .autoIncrement: break
-            case .uuid: _assign(.uuid(UUID()), at: 0)
-            case .provided:
-                throw ModelError(
-                    .missingID, model: schema.modelName,
-                    message: "\(schema.modelName) uses \(IDValue.self) ids, which the caller must set before the first save")
+    /// Stamps timestamps, gives a new record its generated id and checks a stored one's:
+    /// the row in ``ModelObject/__values`` is then the one to write. Returns the changed
+    /// slots of an update (empty for an insert), or nil when an update has nothing to write.
+    package func stageWrite(isNew: Bool, schema: ModelSchema, stamps: Bool) throws -> [Int]? {
+        if isNew {
+            stampFieldTimestamps(schema, isNew: true)
+            if schema.createdAtIndex != nil || schema.updatedAtIndex != nil {
+                let now = ModelValue.date(ModelClock.now())
+                if let k = schema.createdAtIndex, __values[k].isNull { _assign(now, at: k) }
+                if let k = schema.updatedAtIndex, stamps || __values[k].isNull { _assign(now, at: k) }
             }
+            if __values[0].isNull {
+                switch schema.idGeneration {
+                case .autoIncrement: break
+                case .uuid: _assign(.uuid(UUID()), at: 0)
+                case .provided:
+                    throw ModelError(
+                        .missingID, model: schema.modelName,
+                        message: "\(schema.modelName) uses \(IDValue.self) ids, which the caller must set before the first save")
+                }
+            }
+            return []
         }
-        let id = try store.insert(__values, into: schema)
-        _assign(id, at: 0)
-        __baseline = __values
-        if schema.tracksFieldTimestamps { __extras?.setSlots = [] }
-        __isPersisted = true
-        __home = store
-        __extras?.lastValid = nil
-        TransactionContext.record(
-            ModelChange(action: .insert, schema: schema, modelType: ObjectIdentifier(Self.self), id: id, values: __values),
-            instance: self, adapter: store, undo: (self, before))
-    }
-
-    /// Writes a stored record's changed columns; `before` is what a rolled-back
-    /// transaction restores.
-    private func update(
-        in store: any PersistenceAdapter, schema: ModelSchema, stamps: Bool, undoing before: RecordState
-    ) throws {
         guard __values[0] == __baseline[0] else {
             throw ModelError(
                 .idChanged, model: schema.modelName, id: __baseline[0],
@@ -183,19 +202,31 @@ extension ModelProtocol {
         stampFieldTimestamps(schema, isNew: false)
         var changed: [Int] = []
         for k in 1..<__values.count where __values[k] != __baseline[k] { changed.append(k) }
-        guard !changed.isEmpty else { return }
+        guard !changed.isEmpty else { return nil }
         if let k = schema.updatedAtIndex, stamps {
             _assign(.date(ModelClock.now()), at: k)
             if !changed.contains(k) { changed.append(k) }
         }
-        try store.update(__values, changedColumns: changed, in: schema)
-        __baseline = __values
+        return changed
+    }
+
+    /// After the store wrote `written` (the row as sent, with the stored id): the record is
+    /// saved as that row, and the change is recorded (announced now, or when the open
+    /// transaction commits; `before` is what a rollback restores).
+    package func didWrite(
+        _ written: [ModelValue], isNew: Bool, changed: [Int], store: any PersistenceAdapter, schema: ModelSchema,
+        undoing before: RecordState
+    ) {
+        if isNew, __values[0] != written[0] { _assign(written[0], at: 0) }
+        __baseline = written
         if schema.tracksFieldTimestamps { __extras?.setSlots = [] }
+        if isNew { __isPersisted = true }
         __home = store
         __extras?.lastValid = nil
         TransactionContext.record(
-            ModelChange(action: .update, schema: schema, modelType: ObjectIdentifier(Self.self), id: __values[0], values: __values,
-            changedColumns: changed.map { schema.columnNames[$0] }),
+            ModelChange(
+                action: isNew ? .insert : .update, schema: schema, modelType: ObjectIdentifier(Self.self), id: written[0],
+                values: written, changedColumns: isNew ? [] : changed.map { schema.columnNames[$0] }),
             instance: self, adapter: store, undo: (self, before))
     }
 }

@@ -24,6 +24,12 @@ package final class TransactionContext {
         return stack.contexts.last { $0.adapter == adapter }
     }
 
+    /// Whether a transaction on `adapter` is open on this thread.
+    package static func isOpen(on adapter: any PersistenceAdapter) -> Bool {
+        guard let stack = stacks.value, !stack.contexts.isEmpty else { return false }
+        return current(for: ObjectIdentifier(adapter)) != nil
+    }
+
     /// Records a committed-if-the-transaction-commits change, or delivers it now when no
     /// transaction is open. `undo` is the record and the state it gets back if the
     /// transaction rolls back. `change` is only built when it will be announced.

@@ -22,7 +22,7 @@ extension Query {
     ) async throws -> sending T {
         let query = try bound()
         guard let store = query.adapter else { return try await BlockingPool.shared.run { try body(query) } }
-        return try await BlockingPool.shared.run(reading: store) { try body(query) }
+        return try await BlockingPool.shared.run(on: store) { try body(query) }
     }
 
     /// Every record the query selects (async; see ``all()``).
@@ -83,5 +83,19 @@ extension Query {
     /// The largest value of a column (async).
     nonisolated(nonsending) public func max(_ column: String) async throws -> ModelValue {
         try await run { try $0.max(column) }
+    }
+
+    /// Deletes every selected record in one bulk store operation (async; see
+    /// ``deleteAll()``).
+    @discardableResult
+    nonisolated(nonsending) public func deleteAll() async throws -> Int {
+        try await run { try $0.deleteAll() }
+    }
+
+    /// Sets columns on every selected record in one bulk store operation (async; see
+    /// ``updateAll(_:)``).
+    @discardableResult
+    nonisolated(nonsending) public func updateAll(_ values: [String: ModelValue]) async throws -> Int {
+        try await run { try $0.updateAll(values) }
     }
 }

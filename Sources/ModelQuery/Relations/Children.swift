@@ -120,19 +120,28 @@ public struct Children<Child: ModelProtocol> {
 
     /// Sets `child`'s foreign key and saves it; on failure the key goes back to what it
     /// was. Drops any preloaded snapshot of the children.
-    private func link(_ child: Child, to key: ModelValue, at foreignKey: Int) throws {
-        let previous = child.__values[foreignKey]
-        let (previousLink, previousInverse) = (child.__extras?.related.parents[foreignKey], child.__inverse)
-        if key.isNull { child._linkParent(nil, slot: foreignKey) } else { child._linkInverse(owner, slot: foreignKey) }
+    func link(_ child: Child, to key: ModelValue, at foreignKey: Int) throws {
+        let undo = attach(child, to: key, at: foreignKey)
         do {
             try child.save(to: owner.__home)
         } catch {
-            child._assign(previous, at: foreignKey)
-            child.__extras?.related.parents[foreignKey] = previousLink
-            child.__inverse = previousInverse
+            undo(child)
             throw error
         }
         owner.setLoadedChildren(nil, at: location)
+    }
+
+    /// Sets `child`'s foreign key (linking it to the owner, or to nothing); returns what
+    /// puts the previous key and links back.
+    func attach(_ child: Child, to key: ModelValue, at foreignKey: Int) -> (Child) -> Void {
+        let previous = child.__values[foreignKey]
+        let (previousLink, previousInverse) = (child.__extras?.related.parents[foreignKey], child.__inverse)
+        if key.isNull { child._linkParent(nil, slot: foreignKey) } else { child._linkInverse(owner, slot: foreignKey) }
+        return { child in
+            child._assign(previous, at: foreignKey)
+            child.__extras?.related.parents[foreignKey] = previousLink
+            child.__inverse = previousInverse
+        }
     }
 
     /// Makes a child from attributes (cast as `Child(_:)` casts them), links it and saves it.
@@ -164,7 +173,7 @@ public struct Children<Child: ModelProtocol> {
         return child
     }
 
-    private func unsaved(_ operation: String) -> QueryError {
+    func unsaved(_ operation: String) -> QueryError {
         let schema = owner.__schema ?? SchemaRegistry.schema(forObject: owner)
         return QueryError(
             .invalidRelation, model: schema.modelName,

@@ -29,7 +29,7 @@ extension ModelProtocol {
         guard try beforeDestroy() else { return false }
         do {
             try store.transaction {
-                try applyDeleteRules(schema.relations(), id: __baseline[0], store: store)
+                try Self.applyDeleteRules(schema.relations(), id: __baseline[0], schema: schema, store: store)
                 guard try delete() else { throw DestroyDeclined() }
             }
         } catch is DestroyDeclined {
@@ -40,18 +40,20 @@ extension ModelProtocol {
     }
 
     /// Applies each relation's rule to the records related to `id` (restrict first).
-    private func applyDeleteRules(_ relations: [Relation], id: ModelValue, store: any PersistenceAdapter) throws {
+    static func applyDeleteRules(
+        _ relations: [Relation], id: ModelValue, schema: ModelSchema, store: any PersistenceAdapter
+    ) throws {
         let dependents = relations.filter { ($0.kind == .hasMany || $0.kind == .hasOne) && $0.rule != nil }
         for relation in dependents where relation.rule == .restrict {
             let count = try store.count(relation.children(of: [id]))
             if count > 0 {
                 throw ModelError(
-                    .restricted, model: recordSchema.modelName, id: id,
+                    .restricted, model: schema.modelName, id: id,
                     message: "cannot destroy: \(count) \(relation.target.modelName) record(s) still refer to it through \(relation.name)")
             }
         }
         for relation in dependents {
-            var visited: Set<RowKey> = [RowKey(table: ObjectIdentifier(recordSchema), id: id)]
+            var visited: Set<RowKey> = [RowKey(table: ObjectIdentifier(schema), id: id)]
             try DeleteRuleAction.apply(relation, to: relation.children(of: [id]), store: store, visited: &visited)
         }
     }

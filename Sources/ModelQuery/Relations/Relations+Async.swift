@@ -11,7 +11,7 @@ extension ModelProtocol {
             let key = __values[slot]
             if key.isNull { return loadedParent(slot: slot, key: key, as: Related.self) ?? nil }
             let (query, store) = try Related.parentQuery(key, from: __home)
-            let parent = try await BlockingPool.shared.run(reading: store) { try Related.fetch(query, store: store).first }
+            let parent = try await BlockingPool.shared.run(on: store) { try Related.fetch(query, store: store).first }
             return rememberParent(parent, key: key, slot: slot)
         case .hasOne(let relation):
             return try await loadChildren(relation, as: Related.self).first
@@ -78,7 +78,7 @@ extension Through {
         let (path, shape) = (self.path, self.shape)
         let ownerID: ModelValue? = owner.__isPersisted ? .some(owner.__baseline[0]) : .none
         let (_, store) = try Target.context(owner.__home)
-        return try await BlockingPool.shared.run(reading: store) { try Self.query(path: path, ownerID: ownerID, home: store, shape: shape) }
+        return try await BlockingPool.shared.run(on: store) { try Self.query(path: path, ownerID: ownerID, home: store, shape: shape) }
     }
 
     /// Every target (async).

@@ -1,0 +1,170 @@
+/// The async forms of the record writes.
+///
+/// A record belongs to its caller's isolation (the main actor, a task), so an async write
+/// runs in three steps: validation and the before-hooks run on the record in the caller's
+/// isolation; only the row — `Sendable` values — goes to the store, on the blocking pool
+/// (or inline, see ``BlockingPool/run(on:_:)``); then the record takes its saved state, the
+/// change is announced and the after-hooks run, back in the caller's isolation. Same
+/// results, errors and hooks as the synchronous forms.
+///
+/// Cancellation: a task cancelled before the write starts throws `CancellationError` and
+/// the record keeps its unsaved state (before-hooks may have run, as when a write fails).
+/// A write that has started finishes — committed whole or rolled back whole by the store.
+///
+/// Do not change a record while its own save is in flight (between the call and its
+/// return): the record is saved as it was when the call began.
+extension ModelProtocol {
+    /// Inserts or updates the record (async; see ``save(to:validate:)``).
+    nonisolated(nonsending) public func save(to adapter: (any PersistenceAdapter)? = nil, validate: Bool = true)
+        async throws
+    {
+        switch try await performSaveAsync(adapter, validate: validate) {
+        case .done: return
+        case .invalid(let error): throw error
+        case .declined(let hook):
+            throw ModelError(.cancelled, model: recordSchema.modelName, id: __values[0], message: "\(hook)() returned false")
+        }
+    }
+
+    /// Saves, returning `false` for an invalid record or a declining hook (async; see
+    /// ``saveIfValid(to:validate:)``).
+    nonisolated(nonsending) public func saveIfValid(to adapter: (any PersistenceAdapter)? = nil, validate: Bool = true)
+        async throws -> Bool
+    {
+        switch try await performSaveAsync(adapter, validate: validate) {
+        case .done: return true
+        case .declined, .invalid: return false
+        }
+    }
+
+    /// Makes a record from attributes and saves it (async; see ``create(_:in:)``). The
+    /// record is made for the call and handed to the caller.
+    @discardableResult
+    nonisolated(nonsending) public static func create(
+        _ attributes: [String: ModelValue] = [:], in adapter: (any PersistenceAdapter)? = nil
+    ) async throws -> Self {
+        let record = try Self(attributes)
+        try await record.save(to: adapter)
+        return record
+    }
+
+    /// Removes the record from its store, without touching related records (async; see
+    /// ``delete()``).
+    @discardableResult
+    nonisolated(nonsending) public func delete() async throws -> Bool {
+        try Task.checkCancellation()
+        let schema = recordSchema
+        try schema.validate()
+        guard __isPersisted, let store = __home else {
+            throw ModelError(.notPersisted, model: schema.modelName, message: "delete() needs a saved record")
+        }
+        guard try beforeDelete() else { return false }
+        let before = state
+        let id = __baseline[0]
+        guard try await BlockingPool.shared.run(on: store, { try store.delete(id: id, from: schema) }) else {
+            throw ModelError(.recordNotFound, model: schema.modelName, id: id, message: "the record is no longer stored")
+        }
+        didDelete(store: store, schema: schema, undoing: before)
+        afterDelete()
+        return true
+    }
+
+    /// After the store deleted the record: it is new again, and the change is recorded.
+    package func didDelete(store: any PersistenceAdapter, schema: ModelSchema, undoing before: RecordState) {
+        __isPersisted = false
+        TransactionContext.record(
+            ModelChange(
+                action: .delete, schema: schema, modelType: ObjectIdentifier(Self.self), id: __baseline[0], values: __baseline),
+            instance: self, adapter: store, undo: (self, before))
+    }
+
+    /// The async save: hooks here, the row's write on the pool, the saved state here.
+    nonisolated(nonsending) private func performSaveAsync(_ adapter: (any PersistenceAdapter)?, validate: Bool)
+        async throws -> WriteOutcome
+    {
+        try Task.checkCancellation()
+        let schema = recordSchema
+        try schema.validate()
+        let store = try store(adapter)
+        if let inline = store as? any InlineRunningAdapter,
+            let outcome = try inline.runInlineIfFree({ try performSave(store, validate: validate) })
+        {
+            return outcome  // an in-memory store that is free now: the whole save, at once
+        }
+        if hasStagedRelations || TransactionContext.isOpen(on: store) {
+            // Staged relation writes save other caller-owned records in the same store
+            // transaction; inside an async transaction this is its own thread. Both run
+            // the synchronous save here (see Docs/Concurrency.md).
+            return try performSave(store, validate: validate)
+        }
+        let isNew = !__isPersisted
+        let before: RecordState
+        let validated: Bool
+        switch try prepareSave(isNew: isNew, store: store, validate: validate) {
+        case .stop(let outcome): return outcome
+        case .proceed(let state, let didValidate): (before, validated) = (state, didValidate)
+        }
+        do {
+            guard let changed = try stageWrite(isNew: isNew, schema: schema, stamps: true) else {
+                finishSave(isNew: isNew, validated: validated)
+                return .done
+            }
+            var row = __values
+            let id = try await BlockingPool.shared.run(on: store) { [row] in
+                if isNew { return try store.insert(row, into: schema) }
+                try store.update(row, changedColumns: changed, in: schema)
+                return row[0]
+            }
+            if isNew { row[0] = id }
+            didWrite(row, isNew: isNew, changed: changed, store: store, schema: schema, undoing: before)
+        } catch {
+            restore(before)
+            throw error
+        }
+        finishSave(isNew: isNew, validated: validated)
+        return .done
+    }
+}
+
+/// The async forms of the writes by id and of the bulk delete: no record is loaded into
+/// the caller, so the whole call runs on the pool (changes are announced there).
+extension ModelProtocol {
+    /// Deletes every record in one bulk operation (async; see ``deleteAll(in:)``).
+    @discardableResult
+    nonisolated(nonsending) public static func deleteAll(in adapter: (any PersistenceAdapter)? = nil) async throws -> Int {
+        let (_, store) = try context(adapter)
+        return try await BlockingPool.shared.run(on: store) { try deleteAll(in: store) }
+    }
+
+    /// Deletes the row with this id without loading it (async; see ``delete(id:in:)``).
+    @discardableResult
+    nonisolated(nonsending) public static func delete(id: IDValue, in adapter: (any PersistenceAdapter)? = nil)
+        async throws -> Bool
+    {
+        let (_, store) = try context(adapter)
+        return try await BlockingPool.shared.run(on: store) { try delete(id: id, in: store) }
+    }
+
+    /// Sets columns of the row with this id without loading it (async; see
+    /// ``update(id:set:in:)``).
+    @discardableResult
+    nonisolated(nonsending) public static func update(
+        id: IDValue, set values: [String: any ModelValueConvertible], in adapter: (any PersistenceAdapter)? = nil
+    ) async throws -> Bool {
+        let (_, store) = try context(adapter)
+        let values = values.mapValues(\.modelValue)
+        return try await BlockingPool.shared.run(on: store) { try update(id: id, set: values, in: store) }
+    }
+
+    /// Loads the record with this id, lets `change` modify it (in the caller's isolation)
+    /// and saves it (async; see ``update(id:in:_:)``).
+    @discardableResult
+    nonisolated(nonsending) public static func update(
+        id: IDValue, in adapter: (any PersistenceAdapter)? = nil, _ change: (Self) throws -> Void
+    ) async throws -> Self? {
+        guard let record = try await find(id, in: adapter) else { return nil }
+        try change(record)
+        try await record.save(to: adapter)
+        return record
+    }
+}

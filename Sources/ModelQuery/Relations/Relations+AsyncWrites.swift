@@ -1,0 +1,104 @@
+/// The async forms of the relation writes: `destroy()` with its delete rules, and adding
+/// or removing children. As with `save()`, hooks run on the record in the caller's
+/// isolation; the store work — the delete rules over related rows, which load their own
+/// records on the pool thread and hand none back — runs on ``BlockingPool``.
+extension ModelProtocol {
+    /// Deletes the record honouring its relations' rules (async; see ``destroy()``).
+    ///
+    /// Order: `beforeDestroy`, `beforeDelete` (either may decline: nothing changes), then
+    /// the delete rules and the delete as one store transaction, then `afterDelete` and
+    /// `afterDestroy`. (The synchronous form runs `beforeDelete` after the rules, inside
+    /// the transaction.)
+    @discardableResult
+    nonisolated(nonsending) public func destroy() async throws -> Bool {
+        try Task.checkCancellation()
+        let schema = recordSchema
+        try schema.validate()
+        guard __isPersisted, let store = __home else {
+            throw ModelError(.notPersisted, model: schema.modelName, message: "destroy() needs a saved record")
+        }
+        if TransactionContext.isOpen(on: store) { return try destroyNow() }  // an async transaction's own thread
+        if let inline = store as? any InlineRunningAdapter, let done = try inline.runInlineIfFree({ try destroyNow() }) {
+            return done
+        }
+        guard try beforeDestroy(), try beforeDelete() else { return false }
+        let before = state
+        let id = __baseline[0]
+        let relations = try schema.relations()
+        try await BlockingPool.shared.run(on: store) {
+            let key = DestroyGuard.Key(schema: ObjectIdentifier(schema), id: id)
+            _ = DestroyGuard.enter(key)
+            defer { DestroyGuard.leave(key) }
+            try store.transaction {
+                try Self.applyDeleteRules(relations, id: id, schema: schema, store: store)
+                guard try store.delete(id: id, from: schema) else {
+                    throw ModelError(.recordNotFound, model: schema.modelName, id: id, message: "the record is no longer stored")
+                }
+            }
+        }
+        didDelete(store: store, schema: schema, undoing: before)
+        afterDelete()
+        afterDestroy()
+        return true
+    }
+
+    /// The synchronous ``destroy()``, named for async contexts.
+    private func destroyNow() throws -> Bool { try destroy() }
+
+    /// Destroys every record one by one, in one store transaction (async; see
+    /// ``destroyAll(in:)``). The records are loaded and destroyed on the pool.
+    @discardableResult
+    nonisolated(nonsending) public static func destroyAll(in adapter: (any PersistenceAdapter)? = nil) async throws -> Int {
+        let (_, store) = try context(adapter)
+        return try await BlockingPool.shared.run(on: store) { try destroyAll(in: store) }
+    }
+
+    /// Loads the record with this id and destroys it (async; see ``destroy(id:in:)``).
+    @discardableResult
+    nonisolated(nonsending) public static func destroy(id: IDValue, in adapter: (any PersistenceAdapter)? = nil)
+        async throws -> Bool
+    {
+        guard let record = try await find(id, in: adapter) else { return false }
+        return try await record.destroy()
+    }
+}
+
+extension Children {
+    /// Links `child` to the owner and saves it (async; see ``append(_:)``).
+    nonisolated(nonsending) public func append(_ child: Child) async throws {
+        _ = child.recordSchema
+        let relation = try self.relation()
+        guard let ownerID else { throw unsaved("append") }
+        try await link(child, to: ownerID, at: relation.foreignKey)
+    }
+
+    /// Detaches `child` and saves it (async; see ``remove(_:)``).
+    @discardableResult
+    nonisolated(nonsending) public func remove(_ child: Child) async throws -> Bool {
+        _ = child.recordSchema
+        let relation = try self.relation()
+        guard let ownerID, child.__values[relation.foreignKey] == ownerID else { return false }
+        try await link(child, to: .null, at: relation.foreignKey)
+        return true
+    }
+
+    /// Makes a child from attributes, links it and saves it (async; see ``create(_:)-ModelValue``).
+    @discardableResult
+    nonisolated(nonsending) public func create(_ attributes: [String: ModelValue] = [:]) async throws -> Child {
+        let child = try Child(attributes)
+        try await append(child)
+        return child
+    }
+
+    /// ``link(_:to:at:)`` with an async save.
+    nonisolated(nonsending) private func link(_ child: Child, to key: ModelValue, at foreignKey: Int) async throws {
+        let undo = attach(child, to: key, at: foreignKey)
+        do {
+            try await child.save(to: owner.__home)
+        } catch {
+            undo(child)
+            throw error
+        }
+        owner.setLoadedChildren(nil, at: location)
+    }
+}

@@ -1,0 +1,147 @@
+import ArrayAdapter
+import Foundation
+import Testing
+
+/// The async write API on every adapter: same results, hooks and errors as the
+/// synchronous API; a failed or cancelled write leaves store and record as they were.
+@Suite struct AsyncWriteTests {
+    @Test(arguments: AsyncStores.kinds) func saveCreateAndDelete(_ kind: String) async throws {
+        let store = try AsyncStores.make(kind)
+        let shelf = Shelf()
+        shelf.name = "poetry"
+        try await shelf.save(to: store)
+        let id = try #require(shelf.id)
+        #expect(!shelf.isNew && !shelf.isDirty)
+        #expect(try await Shelf.find(id, in: store)?.name == "poetry")
+        shelf.name = "verse"
+        #expect(shelf.isDirty)
+        try await shelf.save()
+        #expect(!shelf.isDirty)
+        #expect(try await Shelf.find(id, in: store)?.name == "verse")
+        let made = try await Shelf.create(["name": "drama"], in: store)
+        #expect(made.id != nil && !made.isNew)
+        #expect(try await made.delete())
+        #expect(made.isNew)
+        #expect(try await Shelf.count(in: store) == 1)
+        await #expect(throws: ModelError.self) { try await made.delete() }  // not stored any more
+    }
+
+    @Test(arguments: AsyncStores.kinds) func hooksValidationAndDecliningRunAsSynchronously(_ kind: String) async throws {
+        let store = try AsyncStores.make(kind)
+        let card = Card()
+        card.word = ""
+        await #expect(throws: RecordInvalid.self) { try await card.save(to: store) }
+        #expect(card.isNew && card.errors.messages(for: "word") == ["can't be blank"])
+        #expect(try await !card.saveIfValid(to: store))
+        card.word = "ok"
+        try await card.save(to: store)
+        #expect(card.log == ["beforeSave", "beforeCreate", "afterCreate", "afterSave"])
+        card.word = "again"
+        card.declines = true
+        await #expect(throws: ModelError.self) { try await card.save() }
+        #expect(card.isDirty && card.word == "again")
+        #expect(try await Card.find(card.id ?? 0, in: store)?.word == "ok")
+        // uniqueness reads the store
+        let twin = Card()
+        twin.word = "ok"
+        #expect(try await !twin.saveIfValid(to: store))
+        #expect(twin.errors.messages(for: "word") == ["has already been taken"])
+    }
+
+    @Test(arguments: AsyncStores.kinds) func aFailedWriteRestoresTheRecord(_ kind: String) async throws {
+        let store = try AsyncStores.make(kind)
+        let shelf = try await Shelf.create(["name": "a"], in: store)
+        let id = try #require(shelf.id)
+        try await Shelf.delete(id: id, in: store)  // the row goes behind the record's back
+        shelf.name = "b"
+        await #expect(throws: StoreError.self) { try await shelf.save() }
+        #expect(shelf.isDirty && shelf.name == "b" && !shelf.isNew)
+        #expect(try await Shelf.count(in: store) == 0)
+    }
+
+    @Test(arguments: AsyncStores.kinds) func destroyFollowsTheDeleteRules(_ kind: String) async throws {
+        let store = try AsyncStores.make(kind)
+        let shelf = try AsyncStores.seed(store)
+        let other = try await Shelf.create(["name": "empty"], in: store)
+        #expect(try await shelf.destroy())
+        #expect(shelf.isNew)
+        #expect(try await Book.count(in: store) == 0)  // .destroy cascaded
+        #expect(try await Shelf.destroy(id: other.id ?? 0, in: store))
+        #expect(try await !Shelf.destroy(id: 999, in: store))
+        _ = try AsyncStores.seed(store)
+        #expect(try await Shelf.destroyAll(in: store) == 1)
+        #expect(try await Book.count(in: store) == 0)
+    }
+
+    @Test(arguments: AsyncStores.kinds) func bulkAndByIDWrites(_ kind: String) async throws {
+        let store = try AsyncStores.make(kind)
+        let shelf = try AsyncStores.seed(store)
+        #expect(try await Book.query(in: store).where(\.pages > 300).updateAll(["pages": 1]) == 2)
+        #expect(try await Book.query(in: store).where(\.pages == 1).count() == 2)
+        let ubik = try #require(try await Book.query(in: store).where(\.title == "Ubik").first())
+        #expect(try await Book.update(id: ubik.id ?? 0, set: ["title": "UBIK"], in: store))
+        let changed = try await Book.update(id: ubik.id ?? 0, in: store) { $0.pages += 1 }
+        #expect(changed?.pages == 203 && changed?.title == "UBIK")
+        #expect(try await Book.delete(id: ubik.id ?? 0, in: store))
+        #expect(try await Book.query(in: store).deleteAll() == 2)
+        #expect(try await Shelf.deleteAll(in: store) == 1)
+        #expect(shelf.id != nil)
+    }
+
+    @Test(arguments: AsyncStores.kinds) func childrenAndImports(_ kind: String) async throws {
+        let store = try AsyncStores.make(kind)
+        let shelf = try await Shelf.create(["name": "sf"], in: store)
+        let dune = try await shelf.books.create(["title": "Dune", "pages": 412])
+        #expect(dune.shelf === shelf)
+        let loose = Book()
+        loose.title = "Solaris"
+        try await shelf.books.append(loose)
+        #expect(try await shelf.books.count() == 2)
+        #expect(try await shelf.books.remove(dune))
+        #expect(try await Book.find(dune.id ?? 0, in: store)?["shelf_id"] == .null)
+        let json = Data(#"[{"id": 50, "title": "Emma", "pages": 474}]"#.utf8)
+        let report = try await Book.importJSON(json, into: store)
+        #expect(report.inserted == [50])
+        #expect(try await Book.find(50, in: store)?.title == "Emma")
+    }
+
+    @Test func changesAreAnnouncedOnceEach() async throws {
+        let store = ArrayAdapter()
+        let seen = Tally()
+        let token = NotificationCenter.default.addObserver(forName: .modelDidChange, object: nil, queue: nil) { note in
+            if let change = note.userInfo?["change"] as? ModelChange, change.modelName == "Shelf" { seen.add() }
+        }
+        defer { NotificationCenter.default.removeObserver(token) }
+        let shelf = try await Shelf.create(["name": "x"], in: store)
+        shelf.name = "y"
+        try await shelf.save()
+        try await shelf.delete()
+        #expect(seen.value == 3)
+    }
+
+    @Test(arguments: ["array", "sqlite"]) func aCancelledTaskWritesNothing(_ kind: String) async throws {
+        let store = try AsyncStores.make(kind)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            let shelf = Shelf()
+            shelf.name = "never"
+            do {
+                try await shelf.save(to: store)
+                return "saved"
+            } catch is CancellationError {
+                return shelf.isNew ? "cancelled" : "half"
+            }
+        }
+        #expect(try await task.value == "cancelled")
+        #expect(try await Shelf.count(in: store) == 0)
+    }
+
+    @Test func theMainActorSavesWithoutBlocking() async throws {
+        let store = try AsyncStores.make("sqlite")
+        let editor = await ShelfEditor(store: store)
+        try await editor.add("one")
+        try await editor.rename(to: "two")
+        #expect(await editor.names == ["two"])
+        #expect(try await Shelf.all(in: store).map(\.name) == ["two"])
+    }
+}
