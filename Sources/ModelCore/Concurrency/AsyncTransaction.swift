@@ -1,7 +1,7 @@
 import Foundation
 
 /// The isolation of an async transaction's body: an actor whose executor is the
-/// transaction's own thread (see ``PersistenceAdapter/transaction(_:)-(sending(isolated AsyncTransaction)async throws -> sending R)``).
+/// transaction's own thread (see the async `PersistenceAdapter.transaction(_:)`).
 ///
 /// Everything the body does between suspension points runs on that thread, inside the
 /// store transaction: synchronous calls (`try todo.save()`, `try store.transaction { }`
@@ -15,10 +15,29 @@ public final actor AsyncTransaction {
 
     init(store: any PersistenceAdapter) { self.store = store }
 
+    /// The async transaction the current task runs in (its body and the tasks it starts).
+    @TaskLocal package static var current: AsyncTransaction?
+
+    /// The open async transaction on `store` of the current task, when the calling thread
+    /// is not its own (an async call from another isolation inside the body).
+    package static func elsewhere(on store: any PersistenceAdapter) -> AsyncTransaction? {
+        guard let scope = current, scope.store === store, !TransactionContext.isOpen(on: store) else { return nil }
+        return scope
+    }
+
+    /// Refuses a write of caller-held records from outside the body's isolation: their
+    /// state and notifications belong to the transaction's thread.
+    package static func checkRecordWrite(on store: any PersistenceAdapter, model: String) throws {
+        guard elsewhere(on: store) != nil else { return }
+        throw StoreError(
+            .invalidRequest, table: model,
+            message: "inside an async transaction, write records from the body's own isolation (a nonisolated async function called from the body runs elsewhere: mark it nonisolated(nonsending) or pass it the transaction)")
+    }
+
     /// The transaction's thread.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
 
-    func run<R>(_ body: sending (isolated AsyncTransaction) async throws -> sending R) async throws -> sending R {
+    func run<R>(_ body: @Sendable (isolated AsyncTransaction) async throws -> sending R) async throws -> sending R {
         try await body(self)
     }
 }
@@ -58,10 +77,10 @@ extension PersistenceAdapter {
     ///   the same store (nest with the synchronous `transaction { }` there: a savepoint).
     @discardableResult
     nonisolated(nonsending) public func transaction<R>(
-        _ body: sending (isolated AsyncTransaction) async throws -> sending R
+        _ body: @Sendable (isolated AsyncTransaction) async throws -> sending R
     ) async throws -> sending R {
         try Task.checkCancellation()
-        if TransactionContext.isOpen(on: self) {
+        if TransactionContext.isOpen(on: self) || AsyncTransaction.current?.store === self {
             throw StoreError(
                 .invalidRequest, table: "",
                 message: "an async transaction cannot nest inside another on the same store; use the synchronous transaction { } (a savepoint) inside it")
@@ -95,7 +114,8 @@ extension PersistenceAdapter {
         }
         let result: R
         do {
-            result = try await scope.run(body)
+            let sent = try await AsyncTransaction.$current.withValue(scope) { Disconnected(value: try await scope.run(body)) }
+            result = sent.value
         } catch {
             failure.error = error
             scope.thread.stop()
@@ -106,6 +126,15 @@ extension PersistenceAdapter {
         try await finished.wait()
         return result
     }
+}
+
+/// A value returned as `sending` (disconnected from every isolation), carried through
+/// `TaskLocal.withValue`, whose result is not declared `sending`.
+///
+/// `@unchecked Sendable`: it only ever holds a `sending` result on its way to the one
+/// caller it was made for.
+private struct Disconnected<T>: @unchecked Sendable {
+    var value: T
 }
 
 /// Why the body failed, handed from the caller to the transaction's thread.

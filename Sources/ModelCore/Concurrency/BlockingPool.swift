@@ -38,11 +38,16 @@ package final class BlockingPool: Sendable {
     /// Inline means: on the thread of an open transaction on `store` (an async
     /// transaction's own thread, which may block — and must, as the transaction holds the
     /// store), or on an in-memory store whose lock is free now (``InlineRunningAdapter``).
+    /// A call from the task of an async transaction on `store` but another thread goes to
+    /// the transaction's thread, so it is part of the transaction and never waits for it.
     package func run<T>(on store: any PersistenceAdapter, _ body: @escaping @Sendable () throws -> sending T)
         async throws -> sending T
     {
         try Task.checkCancellation()
         if TransactionContext.isOpen(on: store) { return try body() }
+        if let scope = AsyncTransaction.elsewhere(on: store), let result = try await scope.thread.perform(body) {
+            return result
+        }
         if let inline = store as? any InlineRunningAdapter, let result = try inline.runInlineIfFree(body) {
             return result
         }

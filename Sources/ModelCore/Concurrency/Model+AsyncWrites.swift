@@ -58,6 +58,7 @@ extension ModelProtocol {
         guard __isPersisted, let store = __home else {
             throw ModelError(.notPersisted, model: schema.modelName, message: "delete() needs a saved record")
         }
+        try AsyncTransaction.checkRecordWrite(on: store, model: schema.modelName)
         guard try beforeDelete() else { return false }
         let before = state
         let id = __baseline[0]
@@ -86,6 +87,7 @@ extension ModelProtocol {
         let schema = recordSchema
         try schema.validate()
         let store = try store(adapter)
+        try AsyncTransaction.checkRecordWrite(on: store, model: schema.modelName)
         if let inline = store as? any InlineRunningAdapter,
             let outcome = try inline.runInlineIfFree({ try performSave(store, validate: validate) })
         {

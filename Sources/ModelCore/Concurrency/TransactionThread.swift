@@ -9,11 +9,19 @@ import Foundation
 /// then commits or rolls back. Work the body leaves behind (a task it started that
 /// outlives it) runs afterwards on a serial queue, outside the transaction.
 ///
-/// `@unchecked Sendable`: `jobs`, `stopped`, `looping` and `overflow` are only touched
-/// while holding `condition`.
+/// Store work that the transaction's task starts elsewhere (an async call from another
+/// isolation inside the body) is also handed to this thread: see ``perform(_:)``.
+///
+/// `@unchecked Sendable`: `jobs`, `head`, `stopped`, `looping` and `overflow` are only
+/// touched while holding `condition`.
 final class TransactionThread: SerialExecutor, @unchecked Sendable {
+    private enum Work {
+        case job(UnownedJob)
+        case call(@Sendable () -> Void)
+    }
+
     private let condition = NSCondition()
-    private var jobs: [UnownedJob] = []
+    private var jobs: [Work] = []
     private var head = 0
     private var stopped = false
     private var looping = true
@@ -23,7 +31,7 @@ final class TransactionThread: SerialExecutor, @unchecked Sendable {
         let job = UnownedJob(job)
         condition.lock()
         if looping {
-            jobs.append(job)
+            jobs.append(.job(job))
             condition.signal()
             condition.unlock()
             return
@@ -47,11 +55,37 @@ final class TransactionThread: SerialExecutor, @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let job = jobs[head]
+            let work = jobs[head]
             head += 1
             condition.unlock()
-            job.runSynchronously(on: executor)
+            switch work {
+            case .job(let job): job.runSynchronously(on: executor)
+            case .call(let body): body()
+            }
         }
+    }
+
+    /// Runs `body` on this thread, inside the transaction, and returns its result; nil
+    /// when the transaction has ended (the caller then runs it elsewhere).
+    func perform<T>(_ body: @escaping @Sendable () throws -> sending T) async throws -> sending T? {
+        let box = ResultBox<T>()
+        let queued: Bool = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            condition.lock()
+            guard looping, !stopped else {
+                condition.unlock()
+                continuation.resume(returning: false)
+                return
+            }
+            jobs.append(
+                .call {
+                    box.set(Result { try body() })
+                    continuation.resume(returning: true)
+                })
+            condition.signal()
+            condition.unlock()
+        }
+        guard queued else { return nil }
+        return try box.take()
     }
 
     /// Ends ``runJobs()`` once the jobs queued by now have run.
@@ -60,6 +94,26 @@ final class TransactionThread: SerialExecutor, @unchecked Sendable {
         stopped = true
         condition.signal()
         condition.unlock()
+    }
+}
+
+/// A result made on one thread and taken on another after a hand-off.
+///
+/// `@unchecked Sendable`: `result` is only touched while holding `lock`; the value is set
+/// once by the thread that made it and taken once by the task it was made for.
+private final class ResultBox<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Result<T, any Error>?
+
+    func set(_ value: sending Result<T, any Error>) { lock.withLock { result = value } }
+
+    func take() throws -> sending T {
+        let taken = lock.withLock { () -> Result<T, any Error>? in
+            defer { result = nil }
+            return result
+        }
+        guard let taken else { throw CancellationError() }
+        return try taken.get()
     }
 }
 

@@ -17,6 +17,7 @@ extension ModelProtocol {
         guard __isPersisted, let store = __home else {
             throw ModelError(.notPersisted, model: schema.modelName, message: "destroy() needs a saved record")
         }
+        try AsyncTransaction.checkRecordWrite(on: store, model: schema.modelName)
         if TransactionContext.isOpen(on: store) { return try destroyNow() }  // an async transaction's own thread
         if let inline = store as? any InlineRunningAdapter, let done = try inline.runInlineIfFree({ try destroyNow() }) {
             return done

@@ -1,0 +1,181 @@
+import ArrayAdapter
+import Foundation
+import Synchronization
+import Testing
+
+/// `try await store.transaction { }`: atomic on every adapter, notifications after commit
+/// only, the caller's thread never held.
+@Suite struct AsyncTransactionTests {
+    @Test(arguments: AsyncStores.kinds) func commitsTogether(_ kind: String) async throws {
+        let store = try AsyncStores.make(kind)
+        let names = try await store.transaction { _ in
+            let shelf = try await Shelf.create(["name": "new"], in: store)
+            let book = try await shelf.books.create(["title": "Dune", "pages": 412])
+            try Self.createSynchronously("sync inside", in: store)  // synchronous calls work too
+            return [shelf.name, book.title]
+        }
+        #expect(names == ["new", "Dune"])
+        #expect(try await Book.count(in: store) == 2)
+        #expect(try await Shelf.count(in: store) == 1)
+    }
+
+    @Test(arguments: AsyncStores.kinds) func aThrowingBodyRollsEverythingBack(_ kind: String) async throws {
+        let store = try AsyncStores.make(kind)
+        let kept = try await Shelf.create(["name": "kept"], in: store)
+        let keptID = try #require(kept.id)
+        struct Stop: Error {}
+        await #expect(throws: Stop.self) {
+            try await store.transaction { _ in
+                let shelf = try #require(try await Shelf.find(keptID, in: store))
+                shelf.name = "changed"
+                try await shelf.save()
+                try await Shelf.create(["name": "extra"], in: store)
+                throw Stop()
+            }
+        }
+        #expect(try await Shelf.all(in: store).map(\.name) == ["kept"])
+    }
+
+    @Test func savepointsNestSynchronouslyAndAsyncNestingIsATypedError() async throws {
+        let store = ArrayAdapter()
+        try await store.transaction { _ in
+            try await Shelf.create(["name": "outer"], in: store)
+            Self.failingSavepoint(in: store)
+            let error = await #expect(throws: StoreError.self) {
+                try await store.transaction { _ in try await Shelf.count(in: store) }
+            }
+            #expect(error?.kind == .invalidRequest)
+        }
+        #expect(try await Shelf.all(in: store).map(\.name) == ["outer"])
+    }
+
+    @Test func notificationsComeAfterCommitAndNeverAfterRollback() async throws {
+        let store = ArrayAdapter()
+        let seen = Mutex<[String]>([])
+        let token = NotificationCenter.default.addObserver(forName: .modelDidChange, object: nil, queue: nil) { note in
+            guard let change = note.userInfo?["change"] as? ModelChange, change.modelName == "Shelf" else { return }
+            // other tests run at the same time: keep this test's records only
+            guard let name = change.attributes["name"]?.stringValue, name.hasPrefix("note-") else { return }
+            seen.withLock { $0.append(name) }
+        }
+        defer { NotificationCenter.default.removeObserver(token) }
+        try await store.transaction { _ in
+            try await Shelf.create(["name": "note-a"], in: store)
+            try await Shelf.create(["name": "note-b"], in: store)
+            #expect(seen.withLock { $0 }.isEmpty)  // not before the commit
+        }
+        #expect(seen.withLock { $0 } == ["note-a", "note-b"])
+        _ = try? await store.transaction { _ in
+            try await Shelf.create(["name": "note-c"], in: store)
+            throw CancellationError()
+        }
+        #expect(seen.withLock { $0 } == ["note-a", "note-b"])
+    }
+
+    @Test func aCancelledTaskNeverBegins() async throws {
+        let store = ArrayAdapter()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await store.transaction { _ in try await Shelf.create(["name": "no"], in: store).name }
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(try await Shelf.count(in: store) == 0)
+    }
+
+    @Test(arguments: ["array", "sqlite"]) func concurrentTransfersKeepTheTotal(_ kind: String) async throws {
+        let store = try AsyncStores.make(kind)
+        let ids = try (0..<4).map { k in try #require(try Book.create(["title": "\(k)", "pages": 100], in: store).id) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for k in 0..<16 {
+                group.addTask {
+                    try await store.transaction { _ in
+                        let from = try #require(try await Book.find(ids[k % 4], in: store))
+                        let to = try #require(try await Book.find(ids[(k + 1) % 4], in: store))
+                        from.pages -= 7
+                        try await from.save()
+                        await Task.yield()  // other transactions wait for the store, not for us
+                        to.pages += 7
+                        try await to.save()
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await Book.query(in: store).sum("pages") == .int(400))
+    }
+
+    @Test func theCallersThreadIsFreeWhileABodyHoldsTheStore() async throws {
+        let store = try AsyncStores.make("sqlite")
+        try await Shelf.create(["name": "first"], in: store)
+        let inside = Mutex(false)
+        async let transaction: Void = store.transaction { _ in
+            try await Shelf.create(["name": "slow"], in: store)
+            inside.withLock { $0 = true }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        while !inside.withLock({ $0 }) { await Task.yield() }
+        // The main actor runs while the transaction is open; a read sees the last commit.
+        let seen = await MainActor.run { "free" }
+        #expect(seen == "free")
+        #expect(try await Shelf.count(in: store) == 1)
+        try await transaction
+        #expect(try await Shelf.count(in: store) == 2)
+    }
+
+    @Test func recordsMadeInsideComeOut() async throws {
+        let store = ArrayAdapter()
+        let shelf = try await store.transaction { _ in try await Shelf.create(["name": "out"], in: store) }
+        shelf.name = "edited"
+        try await shelf.save()
+        #expect(try await Shelf.find(shelf.id ?? 0, in: store)?.name == "edited")
+    }
+
+    @Test(arguments: AsyncStores.kinds) func callsFromOtherIsolationsJoinTheTransaction(_ kind: String) async throws {
+        let store = try AsyncStores.make(kind)
+        _ = try AsyncStores.seed(store)
+        struct Stop: Error {}
+        var refused: StoreError?
+        do {
+            try await store.transaction { _ in
+                // A nonisolated async function runs off the transaction's thread: its store
+                // calls are handed to that thread, inside the transaction.
+                #expect(try await Self.shortenBooks(in: store) == 3)
+                #expect(try await Book.query(in: store).where(\.pages == 1).count() == 3)
+                do {
+                    try await Self.renameFirstShelf(in: store)
+                } catch let error as StoreError {
+                    #expect(error.kind == .invalidRequest)
+                    throw error
+                }
+                throw Stop()
+            }
+        } catch let error as StoreError {
+            refused = error
+        }
+        #expect(refused?.kind == .invalidRequest)
+        #expect(try await Book.query(in: store).where(\.pages == 1).count() == 0)  // rolled back
+    }
+
+    nonisolated static func shortenBooks(in store: any PersistenceAdapter) async throws -> Int {
+        try await Book.query(in: store).updateAll(["pages": 1])
+    }
+
+    nonisolated static func renameFirstShelf(in store: any PersistenceAdapter) async throws {
+        let shelf = try await Shelf.query(in: store).first()
+        shelf?.name = "renamed"
+        try await shelf?.save()
+    }
+
+    static func createSynchronously(_ title: String, in store: any PersistenceAdapter) throws {
+        try Book.create(["title": .string(title), "pages": 1], in: store)
+    }
+
+    /// A synchronous savepoint that rolls back.
+    static func failingSavepoint(in store: any PersistenceAdapter) {
+        struct Undo: Error {}
+        _ = try? store.transaction {
+            try Shelf.create(["name": "inner"], in: store)
+            throw Undo()
+        }
+    }
+}
