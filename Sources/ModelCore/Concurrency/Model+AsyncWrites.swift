@@ -76,7 +76,7 @@ extension ModelProtocol {
         TransactionContext.record(
             ModelChange(
                 action: .delete, schema: schema, modelType: ObjectIdentifier(Self.self), id: __baseline[0], values: __baseline),
-            instance: self, adapter: store, undo: (self, before))
+            schema: schema, instance: self, adapter: store, undo: (self, before))
     }
 
     /// The async save: hooks here, the row's write on the pool, the saved state here.

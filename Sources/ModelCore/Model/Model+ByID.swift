@@ -23,7 +23,7 @@ extension ModelProtocol {
         guard try store.delete(id: key, from: schema) else { return false }
         TransactionContext.record(
             ModelChange(action: .delete, schema: schema, modelType: ObjectIdentifier(Self.self), id: key, values: []),
-            instance: nil, adapter: store, undo: nil)
+            schema: schema, instance: nil, adapter: store, undo: nil)
         return true
     }
 
@@ -57,7 +57,7 @@ extension ModelProtocol {
             ModelChange(
                 action: .update, schema: schema, modelType: ObjectIdentifier(Self.self), id: key, values: [],
                 changedColumns: assignments.keys.sorted().map { schema.columns[$0].name }),
-            instance: nil, adapter: store, undo: nil)
+            schema: schema, instance: nil, adapter: store, undo: nil)
         return true
     }
 

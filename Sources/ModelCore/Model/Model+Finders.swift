@@ -71,7 +71,7 @@ extension ModelProtocol {
         let change = ModelChange(
             action: .deleteAll, schema: schema, modelType: ObjectIdentifier(Self.self), id: .null, values: [],
             count: count)
-        TransactionContext.record(change, instance: nil, adapter: store, undo: nil)
+        TransactionContext.record(change, schema: schema, instance: nil, adapter: store, undo: nil)
         return count
     }
 
@@ -84,7 +84,7 @@ extension ModelProtocol {
         let change = ModelChange(
             action: .updateAll, schema: schema, modelType: ObjectIdentifier(Self.self), id: .null, values: [],
             changedColumns: values.keys.sorted().map { schema.columns[$0].name }, count: count)
-        TransactionContext.record(change, instance: nil, adapter: store, undo: nil)
+        TransactionContext.record(change, schema: schema, instance: nil, adapter: store, undo: nil)
         return count
     }
 

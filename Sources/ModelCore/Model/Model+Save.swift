@@ -227,7 +227,7 @@ extension ModelProtocol {
             ModelChange(
                 action: isNew ? .insert : .update, schema: schema, modelType: ObjectIdentifier(Self.self), id: written[0],
                 values: written, changedColumns: isNew ? [] : changed.map { schema.columnNames[$0] }),
-            instance: self, adapter: store, undo: (self, before))
+            schema: schema, instance: self, adapter: store, undo: (self, before))
     }
 }
 

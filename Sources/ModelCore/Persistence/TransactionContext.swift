@@ -8,6 +8,9 @@ package final class TransactionContext {
         /// Records written at this level and how to restore their state before (on
         /// rollback; held strongly until the transaction ends). See ``RecordUndo``.
         var undo: [RecordUndo] = []
+        /// The schemas written at this level (for ``TableObservers``), repeats mostly
+        /// skipped.
+        var schemas: [ModelSchema] = []
     }
 
     let adapter: ObjectIdentifier
@@ -34,15 +37,17 @@ package final class TransactionContext {
     /// transaction is open. `undo` is the record and the state it gets back if the
     /// transaction rolls back. `change` is only built when it will be announced.
     package static func record(
-        _ change: @autoclosure () -> ModelChange, instance: AnyObject?, adapter: any PersistenceAdapter,
-        undo: (ModelObject, RecordState)?
+        _ change: @autoclosure () -> ModelChange, schema: ModelSchema, instance: AnyObject?,
+        adapter: any PersistenceAdapter, undo: (ModelObject, RecordState)?
     ) {
         let suppressed = ModelNotifications.areSuppressed
         guard let context = current(for: ObjectIdentifier(adapter)), !context.levels.isEmpty else {
             if !suppressed { ModelNotifications.deliver(change(), instance: instance) }
+            if TableObservers.isActive { TableObservers.notify(store: ObjectIdentifier(adapter), schemas: [schema]) }
             return
         }
         let top = context.levels.count - 1
+        if context.levels[top].schemas.last !== schema { context.levels[top].schemas.append(schema) }
         if !suppressed { context.levels[top].changes.append((change(), instance)) }
         if let (record, before) = undo { context.levels[top].undo.append(RecordUndo(record, before: before)) }
     }
@@ -76,9 +81,11 @@ package final class TransactionContext {
         let level = finish()
         if context.levels.isEmpty {
             for (change, instance) in level.changes { ModelNotifications.deliver(change, instance: instance) }
+            TableObservers.notify(store: key, schemas: level.schemas)
         } else {
             context.levels[context.levels.count - 1].changes += level.changes
             context.levels[context.levels.count - 1].undo += level.undo
+            context.levels[context.levels.count - 1].schemas += level.schemas
         }
         return result
     }

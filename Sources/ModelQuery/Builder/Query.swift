@@ -30,6 +30,8 @@ public struct Query<M: ModelProtocol>: Sendable {
     var filters: [@Sendable (M) -> Bool] = []
     var comparator: (@Sendable (M, M) -> Bool)?
     var includes: [@Sendable ([M], any PersistenceAdapter) throws -> Void] = []
+    /// Tables the eager loads read besides the model's own (what an observation watches).
+    var includedTables: [String] = []
 
     /// Every record of `M`, in store order (the start of every chain).
     public init() {}

@@ -15,6 +15,7 @@ extension Query {
         _ nested: (@Sendable (Query<Child>) -> Query<Child>)? = nil
     ) -> Query<M> {
         var query = self
+        query.noteIncludedTables(Child.self, nested)
         query.includes.append { records, store in
             guard let first = records.first else { return }
             let location = ColumnResolver<M>().prototypeValue(keyPath) { $0[keyPath: keyPath].location }
@@ -31,6 +32,7 @@ extension Query {
         _ nested: (@Sendable (Query<Related>) -> Query<Related>)? = nil
     ) -> Query<M> {
         var query = self
+        query.noteIncludedTables(Related.self, nested)
         query.includes.append { records, store in
             guard let first = records.first else { return }
             switch try ToOneRelation.resolve(keyPath, of: first) {
@@ -41,6 +43,16 @@ extension Query {
             }
         }
         return query
+    }
+}
+
+extension Query {
+    /// Notes the tables an eager load of `Related` (and its nested loads) reads.
+    mutating func noteIncludedTables<Related: ModelProtocol>(
+        _ type: Related.Type, _ nested: (@Sendable (Query<Related>) -> Query<Related>)?
+    ) {
+        includedTables.append(Related.schema.tableName)
+        if let nested { includedTables += nested(Query<Related>()).includedTables }
     }
 }
 
