@@ -32,6 +32,14 @@ extension ModelProtocol {
         return try await BlockingPool.shared.run(on: store) { try count(in: store) }
     }
 
+    /// Replaces the values with the stored row (async; see ``reload()``).
+    nonisolated(nonsending) public func reload() async throws {
+        let (schema, store) = try reloadSource()
+        let id = __baseline[0]
+        let row = try await BlockingPool.shared.run(on: store) { try store.find(id: id, in: schema) }
+        try applyReloaded(row, schema: schema)
+    }
+
     /// `find` by a stored id value, on the calling thread.
     private static func findRow(_ key: ModelValue, store: any PersistenceAdapter) throws -> Self? {
         let (schema, store) = try context(store)

@@ -59,12 +59,23 @@ extension ModelProtocol {
     /// - Throws: ``ModelError`` `.notPersisted` for a new record, `.recordNotFound` if the
     ///   row is gone; adapter errors.
     public func reload() throws {
+        let (schema, store) = try reloadSource()
+        try applyReloaded(store.find(id: __baseline[0], in: schema), schema: schema)
+    }
+
+    /// The schema and store `reload()` reads, or why it cannot.
+    package func reloadSource() throws -> (ModelSchema, any PersistenceAdapter) {
         let schema = recordSchema
         try schema.validate()
         guard __isPersisted, let store = __home else {
             throw ModelError(.notPersisted, model: schema.modelName, message: "reload() needs a saved record")
         }
-        guard let row = try store.find(id: __baseline[0], in: schema) else {
+        return (schema, store)
+    }
+
+    /// Takes the stored row `reload()` read (nil: the row is gone).
+    package func applyReloaded(_ row: [ModelValue]?, schema: ModelSchema) throws {
+        guard let row else {
             throw ModelError(.recordNotFound, model: schema.modelName, id: __baseline[0], message: "the record is no longer stored")
         }
         _assignAll(row)

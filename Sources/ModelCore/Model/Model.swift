@@ -40,6 +40,10 @@ public protocol ModelProtocol: ModelObject, Codable {
     /// How records become JSON and dictionaries (keys, exclusions, dates, nested
     /// relations); see ``JSONMapping``. Defaults to stored column names.
     static var jsonMapping: JSONMapping<Self> { get }
+    /// Whether SwiftUI and `withObservationTracking` see this model's changes (see
+    /// ``ModelObservation``). Defaults to `true`; return `false` for models that are
+    /// never shown in observing UI, to skip the cost.
+    static var isObservable: Bool { get }
 
     /// Runs before every save; return `false` or throw to cancel it.
     func beforeSave() throws -> Bool
@@ -77,6 +81,8 @@ extension ModelProtocol {
     public static var tableName: String { Inflector.shared.tableize(String(describing: Self.self)) }
     /// Default: `true`.
     public static var recordsTimestamps: Bool { true }
+    /// Default: `true`.
+    public static var isObservable: Bool { true }
     /// Default: proceeds (returns `true`).
     public func beforeSave() throws -> Bool { true }
     /// Default: does nothing.

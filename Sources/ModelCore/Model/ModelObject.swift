@@ -1,3 +1,5 @@
+import Observation
+
 /// The storage every model inherits: its row of values and its persistence state.
 ///
 /// You do not use this class directly; declare models as `final class Todo: Model`
@@ -26,6 +28,9 @@ open class ModelObject {
     @usableFromInline package final var __extras: RecordExtras?
     /// The owner this record was reached through, held weakly (see ``InverseLink``).
     package final var __inverse = InverseLink()
+    /// The record's Observation registrar, made on the first tracked property read (see
+    /// ``ModelObservation``); nil for records nobody read through a property.
+    @usableFromInline package final var __observation: ObservationRegistrar?
 
     /// Models inherit this initialiser; declare `init() {}` in the model.
     public init(_modelObject: Void = ()) {}
@@ -35,6 +40,7 @@ open class ModelObject {
     @inlinable package final func _read<T: ColumnValue, M: ModelProtocol>(_ location: Int, as type: T.Type, in model: M.Type) -> T {
         let schema = __schema ?? _attachSchema(M.self)
         let slot = schema.slot(for: location)
+        if schema.isObservable { _observationAccess() }
         if __extras != nil { _noteRead(slot) }
         if slot > 0, let value = T(modelValue: __values[slot]) { return value }
         return _recover(slot, as: T.self)
@@ -78,7 +84,13 @@ open class ModelObject {
     @usableFromInline package final func _assign(_ value: ModelValue, at slot: Int) {
         let old = __values[slot]
         if old == value { return }
-        __values[slot] = value
+        if let registrar = __observation {
+            registrar.willSet(self, keyPath: \ModelObject.__observed)
+            __values[slot] = value
+            registrar.didSet(self, keyPath: \ModelObject.__observed)
+        } else {
+            __values[slot] = value
+        }
         if let extras = __extras { extras.didChange(self, slot: slot, old: old, new: value) }
     }
 
@@ -107,4 +119,23 @@ open class ModelObject {
         __isPersisted = true
         __home = adapter
     }
+
+    /// What Observation tracks: the record as a whole. A read of any column registers it;
+    /// a change of any column (by property, by name, reload, rollback, a save's stamps)
+    /// notifies it.
+    package final var __observed: Bool { true }
+
+    /// Tells Observation (SwiftUI, `withObservationTracking`) that the record was read.
+    @usableFromInline package final func _observationAccess() {
+        guard ModelObservation.isEnabled else { return }
+        if let registrar = __observation {
+            registrar.access(self, keyPath: \ModelObject.__observed)
+        } else {
+            let registrar = ObservationRegistrar()
+            __observation = registrar
+            registrar.access(self, keyPath: \ModelObject.__observed)
+        }
+    }
 }
+
+extension ModelObject: Observable {}

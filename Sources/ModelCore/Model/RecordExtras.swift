@@ -41,7 +41,13 @@ extension ModelObject {
     /// Assigns a whole row, notifying observers of each column that changes.
     package final func _assignAll(_ values: [ModelValue]) {
         guard let extras = __extras, !extras.observers.isEmpty else {
-            __values = values
+            if let registrar = __observation, values != __values {
+                registrar.willSet(self, keyPath: \ModelObject.__observed)
+                __values = values
+                registrar.didSet(self, keyPath: \ModelObject.__observed)
+            } else {
+                __values = values
+            }
             return
         }
         for slot in values.indices where __values[slot] != values[slot] { _assign(values[slot], at: slot) }

@@ -29,6 +29,8 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
 
     /// Whether the model conforms to ``SaveValidating`` (checked once, when built).
     package let validatesOnSave: Bool
+    /// Whether property reads register with Observation (``ModelProtocol/isObservable``).
+    @usableFromInline package let isObservable: Bool
     /// Relations as declared (resolved on first use, see ``relations()``).
     package let relationDeclarations: [RelationDeclaration]
     private let resolvedRelations = Locked<Result<[Relation], SchemaError>?>(nil)
@@ -45,8 +47,9 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
     package init(
         modelName: String, tableName: String, columns: [ColumnDefinition], idGeneration: IDGeneration,
         locations: [Int], timestamps: Bool, problem: SchemaError?, validatesOnSave: Bool = false,
-        relations: [RelationDeclaration] = []
+        relations: [RelationDeclaration] = [], isObservable: Bool = true
     ) {
+        self.isObservable = isObservable
         self.relationDeclarations = relations
         self.validatesOnSave = validatesOnSave
         self.modelName = modelName

@@ -1,0 +1,33 @@
+import Synchronization
+
+/// Support for the Observation framework: records are `Observable`, so SwiftUI views and
+/// `withObservationTracking` see their `@Column` changes with no code in the model.
+///
+/// Tracking is per record: a view that read any column of a record is invalidated when
+/// any column of that record changes — by property, by name (`record["name"] = …`),
+/// `reload()`, `revert()`, a rolled-back transaction or the id and timestamps a save
+/// sets. Changes to other records never invalidate it.
+///
+/// ```swift
+/// struct TodoRow: View {
+///     let todo: Todo                 // a model: no @Observable, no extra code
+///     var body: some View { Text(todo.name) }   // redrawn when todo changes
+/// }
+/// ```
+///
+/// Costs (measured in Docs/Concurrency.md): a record gets its registrar on its first
+/// property read (one allocation); then each property read asks Observation whether a
+/// view is tracking, and each change of a record that was read notifies it. Records never
+/// read through a property (imports, bulk work, JSON) pay one branch per write. Opt out
+/// per model with `static var isObservable: Bool { false }`, or for the whole process
+/// with ``isEnabled``.
+public enum ModelObservation {
+    private static let enabled = Atomic<Bool>(true)
+
+    /// Whether property reads register with Observation (default `true`). Turning it off
+    /// stops new registrations; records already registered still notify.
+    public static var isEnabled: Bool {
+        get { enabled.load(ordering: .relaxed) }
+        set { enabled.store(newValue, ordering: .relaxed) }
+    }
+}
