@@ -13,6 +13,8 @@ final class Quiet: Model {
 /// Models are `Observable`: `withObservationTracking` (what SwiftUI uses) sees their
 /// changes, record by record, with no code in the model.
 @Suite(.serialized) struct ObservationFrameworkTests {
+    init() { ModelObservation.isEnabled = true }  // the default on platforms with SwiftUI
+
     /// Tracks `read`; returns how many times a change fired since.
     func track(_ read: () -> Void) -> Tally {
         let fired = Tally()

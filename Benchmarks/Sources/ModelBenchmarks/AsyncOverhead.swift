@@ -33,6 +33,20 @@ enum AsyncOverhead {
         print("find by id, ArrayAdapter, n = \(n)")
         print(String(format: "  sync %8.0f ns/call   async %8.0f ns/call   added %8.0f ns/call", sync, async, async - sync))
 
+        let records = try syncAll(store)
+        let saveStart = ContinuousClock.now
+        try syncSaves(records)
+        let syncSave = perCall(ContinuousClock.now - saveStart)
+        let asyncSaveStart = ContinuousClock.now
+        for record in records {
+            record.age += 1
+            try await record.save()
+        }
+        let asyncSave = perCall(ContinuousClock.now - asyncSaveStart)
+        print("save (update one column), ArrayAdapter, n = \(n)")
+        print(String(format: "  sync %8.0f ns/call   async %8.0f ns/call   added %8.0f ns/call", syncSave, asyncSave, asyncSave - syncSave))
+        ObservationCost.measure(records)
+
         let db = try BenchDatabase(seed: n)
         let sqlite = try db.adapter()
         let ids = Fixture.lookupIDs(Swift.min(n, 10_000), n: n)
@@ -63,6 +77,17 @@ private func syncFinds(_ ids: [Int64], _ store: any PersistenceAdapter) throws -
     var sum = 0
     for id in ids { sum &+= try Person.find(id, in: store)?.age ?? 0 }
     return sum
+}
+
+/// Every record, synchronously.
+private func syncAll(_ store: any PersistenceAdapter) throws -> [Person] { try Person.all(in: store) }
+
+/// One update per record, synchronously.
+private func syncSaves(_ records: [Person]) throws {
+    for record in records {
+        record.age += 1
+        try record.save()
+    }
 }
 
 /// An error carried out of the benchmark's task.
