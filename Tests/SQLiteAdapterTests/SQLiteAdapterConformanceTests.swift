@@ -18,8 +18,8 @@ import Testing
             return try SQLiteAdapter(path: path)
         })
 
-    @Test(arguments: ConformanceGroup.allCases) func conformance(_ group: ConformanceGroup) {
-        let report = Self.suite.run([group])
+    @Test(arguments: ConformanceGroup.allCases) func conformance(_ group: ConformanceGroup) async {
+        let report = await Self.suite.run([group])
         for failure in report.failures { Issue.record(Comment(rawValue: failure.description)) }
         #expect(report.skipped.isEmpty && (report.checked[group] ?? 0) > 0, "\(report)")
     }

@@ -13,9 +13,9 @@ import ModelCore
 /// import Testing
 ///
 /// @Test(arguments: ConformanceGroup.allCases)
-/// func conformance(_ group: ConformanceGroup) throws {
+/// func conformance(_ group: ConformanceGroup) async throws {
 ///     let suite = AdapterConformance(adapter: "MyAdapter") { try MyAdapter(inMemory: true) }
-///     let report = suite.run([group])
+///     let report = await suite.run([group])
 ///     for failure in report.failures { Issue.record(Comment(rawValue: failure.description)) }
 /// }
 /// ```
@@ -48,33 +48,64 @@ public struct AdapterConformance: Sendable {
         self.reopen = reopen
     }
 
-    /// Runs `groups` (all by default), each on a fresh store.
+    /// Runs `groups` (all by default), each on a fresh store. Async groups
+    /// (``ConformanceGroup/isAsync``) are skipped: run them with the async `run(_:)`.
     public func run(_ groups: [ConformanceGroup] = ConformanceGroup.allCases) -> ConformanceReport {
         var report = ConformanceReport(adapter: adapter)
         for group in groups {
-            if group == .persistence, !capabilities.contains(.persistence) || reopen == nil {
-                report.skipped.append((group, "the adapter does not persist (no .persistence capability and reopen closure)"))
+            if group.isAsync {
+                report.skipped.append((group, "an async group: run it with `await suite.run(_:)`"))
                 continue
             }
-            let store: any PersistenceAdapter
+            guard let checker = prepare(group, &report) else { continue }
             do {
-                store = try makeStore()
-            } catch {
-                report.failures.append(
-                    ConformanceFailure(group: group, message: "makeStore threw \(error)", file: #fileID, line: #line))
-                continue
-            }
-            let checker = ConformanceChecker(group: group, store: store, capabilities: capabilities, reopen: reopen)
-            do {
-                try ModelStore.using(store) { try Self.body(of: group)(checker) }
+                try ModelStore.using(checker.store) { try Self.body(of: group)(checker) }
             } catch {
                 checker.unexpected(error)
             }
-            report.checked[group] = checker.count
-            report.failures += checker.failures
-            report.skipped += checker.skips.map { (group, $0) }
+            record(checker, group, &report)
         }
         return report
+    }
+
+    /// Runs `groups` (all by default), each on a fresh store, async groups included.
+    public func run(_ groups: [ConformanceGroup] = ConformanceGroup.allCases) async -> ConformanceReport {
+        var report = ConformanceReport(adapter: adapter)
+        for group in groups {
+            guard let checker = prepare(group, &report) else { continue }
+            do {
+                switch group {
+                case .asyncAPI: try await ModelStore.using(checker.store) { try await AsyncChecks.asyncAPI(checker) }
+                case .observation: try await ModelStore.using(checker.store) { try await AsyncChecks.observation(checker) }
+                default: try ModelStore.using(checker.store) { try Self.body(of: group)(checker) }
+                }
+            } catch {
+                checker.unexpected(error)
+            }
+            record(checker, group, &report)
+        }
+        return report
+    }
+
+    /// The checker for `group` on a fresh store, or nil when the group is skipped or the
+    /// store cannot be made (noted in `report`).
+    private func prepare(_ group: ConformanceGroup, _ report: inout ConformanceReport) -> ConformanceChecker? {
+        if group == .persistence, !capabilities.contains(.persistence) || reopen == nil {
+            report.skipped.append((group, "the adapter does not persist (no .persistence capability and reopen closure)"))
+            return nil
+        }
+        do {
+            return ConformanceChecker(group: group, store: try makeStore(), capabilities: capabilities, reopen: reopen)
+        } catch {
+            report.failures.append(ConformanceFailure(group: group, message: "makeStore threw \(error)", file: #fileID, line: #line))
+            return nil
+        }
+    }
+
+    private func record(_ checker: ConformanceChecker, _ group: ConformanceGroup, _ report: inout ConformanceReport) {
+        report.checked[group] = checker.count
+        report.failures += checker.failures
+        report.skipped += checker.skips.map { (group, $0) }
     }
 
     static func body(of group: ConformanceGroup) -> (ConformanceChecker) throws -> Void {
@@ -97,6 +128,7 @@ public struct AdapterConformance: Sendable {
         case .notifications: LifecycleChecks.notifications
         case .persistence: StoreChecks.persistence
         case .concurrency: StoreChecks.concurrency
+        case .asyncAPI, .observation: { _ in }  // async: see the async `run(_:)`
         }
     }
 }

@@ -52,6 +52,24 @@ public final class ConformanceChecker {
         return nil
     }
 
+    /// Checks that async `body` throws an error of type `E`.
+    @discardableResult
+    func expectThrows<E: Error>(
+        _ type: E.Type, _ what: @autoclosure () -> String, file: String = #fileID, line: Int = #line,
+        _ body: () async throws -> Void
+    ) async -> E? {
+        do {
+            try await body()
+            expect(false, "\(what()): did not throw", file: file, line: line)
+        } catch let error as E {
+            count += 1
+            return error
+        } catch {
+            expect(false, "\(what()): threw \(error), expected \(E.self)", file: file, line: line)
+        }
+        return nil
+    }
+
     /// Records that part of the group did not run, and why.
     func skip(_ reason: String) { skips.append(reason) }
 

@@ -38,6 +38,15 @@ public enum ConformanceGroup: String, CaseIterable, Sendable, Hashable {
     case persistence
     /// Many threads reading and writing at once.
     case concurrency
+    /// The async API: reads, writes, hooks, bulk writes, async transactions and
+    /// cancellation, matching the synchronous API (async `run(_:)` only).
+    case asyncAPI
+    /// Query observation: the current result, one fresh result per relevant commit, none
+    /// for rollbacks or other tables (async `run(_:)` only).
+    case observation
+
+    /// Whether the group needs the async `AdapterConformance.run(_:)`.
+    public var isAsync: Bool { self == .asyncAPI || self == .observation }
 }
 
 /// What an adapter can do, so the suite skips (and reports) what it cannot.

@@ -17,8 +17,8 @@ import Testing
         makeStore: { try MyAdapter.temporary() })              // a fresh, empty store
 
     @Test(arguments: ConformanceGroup.allCases)
-    func conformance(_ group: ConformanceGroup) {
-        let report = Self.suite.run([group])
+    func conformance(_ group: ConformanceGroup) async {
+        let report = await Self.suite.run([group])
         for failure in report.failures { Issue.record(Comment(rawValue: failure.description)) }
         #expect(report.skipped.isEmpty, "\(report)")
     }
@@ -31,7 +31,7 @@ extension TestingDoc {
 
     }
 
-    /// Docs/Testing.md, snippet 3 (line 94).
+    /// Docs/Testing.md, snippet 3 (line 98).
     static func snippet3(_ context: Context) throws {
         let mismatches = try DifferentialRun(seed: 7).compare([
             "ArrayAdapter": ArrayAdapter(), "MyAdapter": try MyAdapter.temporary(),

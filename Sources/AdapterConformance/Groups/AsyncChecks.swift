@@ -1,0 +1,109 @@
+import Foundation
+import ModelCore
+import ModelQuery
+
+/// The async API and query observation: the same answers as the synchronous API, on
+/// every adapter. These groups run only through the async `AdapterConformance.run(_:)`.
+enum AsyncChecks {
+    private struct Refused: Error {}
+
+    /// Synchronous reads to compare with (a sync function: async code picks async forms).
+    private static func syncNames(_ query: Query<ConformancePerson>) throws -> [String] { try query.pluck(\.name) }
+
+    static func asyncAPI(_ c: ConformanceChecker) async throws {
+        try ConformancePerson.seed()
+        let byName = ConformancePerson.query().order(by: \.name)
+        c.equal(try await byName.all().map(\.name), try syncNames(byName), "async all() matches the synchronous one")
+        c.equal(try await ConformancePerson.find(2)?.name, "Bob", "async find")
+        c.expect(try await ConformancePerson.find(999) == nil, "async find of a missing id is nil")
+        c.equal(try await ConformancePerson.count(), 11, "async count")
+        c.equal(try await ConformancePerson.where(\.city == "Paris").count(), 3, "async filtered count")
+        c.equal(try await ConformancePerson.query().max("age"), .int(77), "async max")
+        c.equal(try await byName.first()?.name, "'; DROP TABLE conformance_person; --", "async first")
+        c.equal(try await byName.page(2, per: 4).items.count, 4, "async page")
+
+        let hooked = ConformanceHooked()
+        hooked.name = "async"
+        try await hooked.save()
+        c.expect(hooked.id != nil && !hooked.isDirty, "async save of a new record gives it an id and a clean state")
+        c.equal(hooked.log, ["beforeSave", "beforeCreate", "afterCreate", "afterSave"], "async save hooks")
+        hooked.name = "renamed"
+        try await hooked.save()
+        c.equal(try await ConformanceHooked.find(hooked.id ?? 0)?.name, "renamed", "async update")
+        hooked.decline = ["beforeUpdate"]
+        hooked.name = "declined"
+        await c.expectThrows(ModelError.self, "a declining hook in an async save") { try await hooked.save() }
+        c.expect(hooked.isDirty, "a declined async save leaves the record dirty")
+        c.equal(try await ConformanceHooked.find(hooked.id ?? 0)?.name, "renamed", "a declined async save wrote nothing")
+        hooked.decline = []
+        c.expect(try await hooked.destroy(), "async destroy")
+        c.equal(try await ConformanceHooked.count(), 0, "async destroy removed the row")
+
+        c.equal(try await ConformancePerson.where(\.active == false).updateAll(["score": 0]), 3, "async updateAll")
+        c.equal(try await ConformancePerson.where(\.score == 0).count(), 4, "async updateAll wrote")
+        c.equal(try await ConformancePerson.where(\.score == 0).deleteAll(), 4, "async deleteAll")
+
+        let store = c.store
+        let made = try await store.transaction { _ in
+            try await ConformanceHooked.create(["name": "t1"], in: store)
+            try await ConformanceHooked.create(["name": "t2"], in: store)
+            return try await ConformanceHooked.count(in: store)
+        }
+        c.equal(made, 2, "an async transaction sees its own writes")
+        await c.expectThrows(Refused.self, "a throwing async transaction") {
+            try await store.transaction { _ in
+                try await ConformanceHooked.create(["name": "t3"], in: store)
+                throw Refused()
+            }
+        }
+        c.equal(try await ConformanceHooked.count(), 2, "a throwing async transaction rolled back")
+
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            let late = ConformanceHooked()
+            late.name = "cancelled"
+            do {
+                try await late.save(to: store)
+                return false
+            } catch is CancellationError {
+                return late.isNew
+            }
+        }
+        c.expect(try await cancelled.value, "a cancelled task's async save throws CancellationError and saves nothing")
+        c.equal(try await ConformanceHooked.count(), 2, "nothing saved by the cancelled task")
+    }
+
+    static func observation(_ c: ConformanceChecker) async throws {
+        try ConformancePerson.seed()
+        let store = c.store
+        let reads = ReadCounter()
+        var adults = ConformancePerson.where(\.age >= 40).order(by: \.name).observe { query in
+            reads.add()
+            return try query.pluck(\.name)
+        }.makeAsyncIterator()
+        c.equal(try await adults.next(), ["Ann Marie", "Bob", "Eve", "Ünïcødé 🐶"], "the first value is the current result")
+        try await ConformancePerson.create(["name": "Zed", "age": 90])
+        c.expect(try await adults.next()?.contains("Zed") == true, "a commit yields a fresh result")
+        try await store.transaction { _ in
+            for k in 0..<20 { try await ConformancePerson.create(["name": .string("old \(k)"), "age": 60], in: store) }
+        }
+        _ = try? await store.transaction { _ in
+            try await ConformancePerson.create(["name": "never", "age": 99], in: store)
+            throw Refused()
+        }
+        try await ConformanceHooked.create(["name": "another table"])
+        let before = reads.value
+        c.equal(try await adults.next()?.count, 25, "a transaction of 20 inserts yields one result with all of them")
+        c.equal(reads.value, before + 1, "one read for the commit; none for the rollback or another table")
+    }
+}
+
+/// Counts reads from the pool threads.
+///
+/// `@unchecked Sendable`: `count` is only touched while holding `lock`.
+private final class ReadCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
