@@ -7,7 +7,7 @@ import Foundation
 import SQLiteAdapter
 import Testing
 
-// Docs/Concurrency.md, snippet 1 (line 21)
+// Docs/Concurrency.md, snippet 1 (line 20)
 final class ConcurrencyDoc_Book: Model {
     @Column var title = ""
     @Column var pages = 0
@@ -15,14 +15,14 @@ final class ConcurrencyDoc_Book: Model {
     init() {}
 }
 
-// Docs/Concurrency.md, snippet 1 (line 21)
+// Docs/Concurrency.md, snippet 1 (line 20)
 final class ConcurrencyDoc_Shelf: Model {
     @Column var name = ""
     @HasMany var books: Children<ConcurrencyDoc_Book>
     init() {}
 }
 
-// Docs/Concurrency.md, snippet 1 (line 21)
+// Docs/Concurrency.md, snippet 1 (line 20)
 @MainActor final class ConcurrencyDoc_ShelfScreen {
     var titles: [String] = []
     var longest: String?
@@ -36,7 +36,64 @@ final class ConcurrencyDoc_Shelf: Model {
     }
 }
 
-// Docs/Concurrency.md, snippet 2 (line 82)
+// Docs/Concurrency.md, snippet 2 (line 76)
+@MainActor final class ConcurrencyDoc_BookEditor {
+    var book = ConcurrencyDoc_Book()
+    var error: String?
+
+    func rename(to title: String) async {
+        book.title = title
+        do {
+            try await book.save()          // hooks here, the write on the pool
+        } catch {
+            self.error = "\(error)"         // the book is still dirty, nothing was written
+        }
+    }
+
+    func retire() async throws {
+        try await book.destroy()           // delete rules run in one store transaction
+    }
+}
+
+// Docs/Concurrency.md, snippet 3 (line 112)
+final class ConcurrencyDoc_Account: Model {
+    @Column var owner = ""
+    @Column var balance = 0
+    init() {}
+}
+
+// Docs/Concurrency.md, snippet 3 (line 112)
+func ConcurrencyDoc_transfer(_ amount: Int, from fromID: Int64, to toID: Int64, in store: any PersistenceAdapter) async throws {
+    try await store.transaction { _ in
+        guard let from = try await ConcurrencyDoc_Account.find(fromID, in: store), let to = try await ConcurrencyDoc_Account.find(toID, in: store) else {
+            throw ModelError(.recordNotFound, model: "ConcurrencyDoc_Account", message: "no such account")
+        }
+        from.balance -= amount
+        to.balance += amount
+        try await from.save()
+        try await to.save()                // if this throws, neither is saved
+    }
+}
+
+// Docs/Concurrency.md, snippet 4 (line 152)
+@MainActor final class ConcurrencyDoc_ShelfList {
+    var books: [ConcurrencyDoc_Book] = []
+    var longCount = 0
+
+    func follow() async throws {
+        for try await books in ConcurrencyDoc_Book.query().order(by: \.title).values() {
+            self.books = books             // now, and after each relevant commit
+        }
+    }
+
+    func followCount() async throws {
+        for try await count in ConcurrencyDoc_Book.where(\.pages > 300).observe({ try $0.count() }) {
+            longCount = count
+        }
+    }
+}
+
+// Docs/Concurrency.md, snippet 6 (line 240)
 func ConcurrencyDoc_countLongBooks() async throws -> Int {
     // A detached task gets a Sendable result (a count), never the records themselves.
     let task = Task.detached { try await ConcurrencyDoc_Book.query().where(\.pages > 300).count() }
@@ -53,15 +110,31 @@ enum ConcurrencyDoc {
 }
 
 extension ConcurrencyDoc {
-    /// Docs/Concurrency.md, snippet 1 (line 21).
+    /// Docs/Concurrency.md, snippet 1 (line 20).
     static func snippet1(_ context: Context) throws {
         _ = context
 
 
     }
 
-    /// Docs/Concurrency.md, snippet 2 (line 82).
+    /// Docs/Concurrency.md, snippet 2 (line 76).
     static func snippet2(_ context: Context) throws {
+        _ = context
+    }
+
+    /// Docs/Concurrency.md, snippet 3 (line 112).
+    static func snippet3(_ context: Context) throws {
+        _ = context
+
+    }
+
+    /// Docs/Concurrency.md, snippet 4 (line 152).
+    static func snippet4(_ context: Context) throws {
+        _ = context
+    }
+
+    /// Docs/Concurrency.md, snippet 6 (line 240).
+    static func snippet6(_ context: Context) throws {
         _ = context
     }
 }
@@ -69,4 +142,7 @@ extension ConcurrencyDoc {
 @Suite("Docs/Concurrency.md snippets") struct ConcurrencyDocSnippetTests {
     @Test func snippet1() throws { try ConcurrencyDoc.withContext { try ConcurrencyDoc.snippet1($0) } }
     @Test func snippet2() throws { try ConcurrencyDoc.withContext { try ConcurrencyDoc.snippet2($0) } }
+    @Test func snippet3() throws { try ConcurrencyDoc.withContext { try ConcurrencyDoc.snippet3($0) } }
+    // snippet 4 is compiled only (marked compile-only in the document)
+    @Test func snippet6() throws { try ConcurrencyDoc.withContext { try ConcurrencyDoc.snippet6($0) } }
 }
