@@ -51,6 +51,8 @@ final class GateAdapter: PersistenceAdapter {
     let reads = Mutex(0)
     let blocking = Mutex(false)
     let delay = Mutex(0.0)
+    /// The names of the threads `count` ran on.
+    let countThreads = Mutex<[String]>([])
 
     /// Lets `count` blocked reads go on.
     func release(_ count: Int) { for _ in 0..<count { gate.signal() } }
@@ -77,6 +79,8 @@ final class GateAdapter: PersistenceAdapter {
         return try base.fetch(query)
     }
     func count(_ query: StoreQuery) throws -> Int {
+        let name = Thread.current.name ?? ""
+        countThreads.withLock { $0.append(name) }
         read()
         return try base.count(query)
     }

@@ -48,6 +48,20 @@ import Testing
         #expect(twin.errors.messages(for: "word") == ["has already been taken"])
     }
 
+    @Test func uniquenessReadsRunOnThePoolNotTheCaller() async throws {
+        let store = GateAdapter()
+        let first = Card()
+        first.word = "taken"
+        try await first.save(to: store)
+        let second = Card()
+        second.word = "taken"
+        #expect(try await !second.saveIfValid(to: store))
+        #expect(second.errors.messages(for: "word") == ["has already been taken"])
+        let threads = store.countThreads.withLock { $0 }
+        #expect(threads.count == 2)
+        #expect(threads.allSatisfy { $0.hasPrefix("SwiftModel.b") }, "\(threads)")
+    }
+
     @Test(arguments: AsyncStores.kinds) func aFailedWriteRestoresTheRecord(_ kind: String) async throws {
         let store = try AsyncStores.make(kind)
         let shelf = try await Shelf.create(["name": "a"], in: store)

@@ -89,6 +89,7 @@ extension PersistenceAdapter {
         let (started, finished) = (OneShot(), OneShot())
         let failure = FailureSlot()
         let thread = Thread { [self] in
+            Thread.current.name = "SwiftModel.tx"
             do {
                 try TransactionContext.run(on: self) {
                     started.fulfill(.success(()))
@@ -101,7 +102,7 @@ extension PersistenceAdapter {
                 finished.fulfill(.failure(error))
             }
         }
-        thread.name = "SwiftModel.transaction"
+        thread.name = "SwiftModel.tx"
         thread.start()
         do {
             try await started.wait()

@@ -26,8 +26,12 @@ package final class BlockingPool: Sendable {
         state = JobQueue()
         for k in 0..<threadCount {
             let queue = state
-            let thread = Thread { queue.work() }
-            thread.name = "SwiftModel.blocking.\(k)"
+            let name = "SwiftModel.b\(k)"  // Linux thread names have at most 15 characters
+            let thread = Thread {
+                Thread.current.name = name  // set from the thread itself: on Linux that names the OS thread
+                queue.work()
+            }
+            thread.name = name
             thread.start()
         }
     }

@@ -102,7 +102,15 @@ extension ModelProtocol {
         let isNew = !__isPersisted
         let before: RecordState
         let validated: Bool
-        switch try prepareSave(isNew: isNew, store: store, validate: validate) {
+        let preparation: SavePreparation
+        try linkPendingParents()
+        if validate, schema.validatesOnSave, let validating = self as? any SaveValidating {
+            preparation = try afterValidation(
+                await validating.validateForSaveAsync(isNew: isNew, store: store), isNew: isNew)
+        } else {
+            preparation = try runBeforeHooks(isNew: isNew, validated: false)
+        }
+        switch preparation {
         case .stop(let outcome): return outcome
         case .proceed(let state, let didValidate): (before, validated) = (state, didValidate)
         }

@@ -126,16 +126,25 @@ extension ModelProtocol {
     /// hooks) and the before-hooks. A declining before-hook leaves the record as it was.
     package func prepareSave(isNew: Bool, store: any PersistenceAdapter, validate: Bool) throws -> SavePreparation {
         try linkPendingParents()
-        var validated = false
-        if validate, recordSchema.validatesOnSave, let validating = self as? any SaveValidating {
-            validated = true
-            // Changes made by validation hooks (normalising input) stay, as in Rails.
-            switch try validating.validateForSave(isNew: isNew, store: store) {
-            case .valid: break
-            case .declined(let hook): return .stop(.declined(hook: hook))
-            case .invalid(let error): return .stop(.invalid(error))
-            }
+        guard validate, recordSchema.validatesOnSave, let validating = self as? any SaveValidating else {
+            return try runBeforeHooks(isNew: isNew, validated: false)
         }
+        // Changes made by validation hooks (normalising input) stay, as in Rails.
+        return try afterValidation(validating.validateForSave(isNew: isNew, store: store), isNew: isNew)
+    }
+
+    /// Goes on from a validation's outcome: stop, or run the before-hooks.
+    package func afterValidation(_ result: SaveValidationResult, isNew: Bool) throws -> SavePreparation {
+        switch result {
+        case .valid: return try runBeforeHooks(isNew: isNew, validated: true)
+        case .declined(let hook): return .stop(.declined(hook: hook))
+        case .invalid(let error): return .stop(.invalid(error))
+        }
+    }
+
+    /// `beforeSave`, then `beforeCreate` or `beforeUpdate`; a declining or throwing hook
+    /// leaves the record as it was.
+    package func runBeforeHooks(isNew: Bool, validated: Bool) throws -> SavePreparation {
         let before = state
         do {
             guard try beforeSave() else { restore(before); return .stop(.declined(hook: "beforeSave")) }

@@ -21,6 +21,11 @@ public protocol SaveValidating: ModelProtocol {
     ///   - store: the store the save writes to (for checks such as uniqueness).
     func validateForSave(isNew: Bool, store: any PersistenceAdapter) throws -> SaveValidationResult
 
+    /// ``validateForSave(isNew:store:)`` for the async `save()`: hooks and rules run in
+    /// the caller's isolation, store reads (uniqueness) on the blocking pool.
+    nonisolated(nonsending) func validateForSaveAsync(isNew: Bool, store: any PersistenceAdapter) async throws
+        -> SaveValidationResult
+
     /// Called after a save that validated has written (and stamped ids and timestamps), so
     /// the record can note that its saved values are the validated ones.
     func validatedSaveDidFinish()
@@ -29,4 +34,11 @@ public protocol SaveValidating: ModelProtocol {
 extension SaveValidating {
     /// Default: does nothing.
     public func validatedSaveDidFinish() {}
+
+    /// Default: the synchronous validation, here.
+    nonisolated(nonsending) public func validateForSaveAsync(isNew: Bool, store: any PersistenceAdapter) async throws
+        -> SaveValidationResult
+    {
+        try validateForSave(isNew: isNew, store: store)
+    }
 }

@@ -53,10 +53,20 @@ final class ValidationPlan<M>: Sendable {
     let rules: [CompiledRule]
     let checks: [RecordCheck<M>]
     let problem: ValidationDefinitionError?
+    /// Whether any rule reads the store (uniqueness, also inside `each`).
+    let readsStore: Bool
 
     init(rules: [CompiledRule], checks: [RecordCheck<M>], problem: ValidationDefinitionError?) {
         self.rules = rules
         self.checks = checks
         self.problem = problem
+        func reads(_ check: CompiledRule.Check) -> Bool {
+            switch check {
+            case .uniqueness: true
+            case .each(let inner): inner.contains { reads($0.check) }
+            default: false
+            }
+        }
+        readsStore = rules.contains { reads($0.check) }
     }
 }

@@ -10,10 +10,10 @@ struct RuleFailure {
 
 extension CompiledRule {
     /// Checks one value. `values` is the whole row (for scoped uniqueness and
-    /// confirmation), `store` is asked for only by uniqueness.
+    /// confirmation); `count` answers uniqueness queries (how many stored rows match).
     func evaluate(
         _ value: ModelValue, row values: [ModelValue], record: ModelObject, id: ModelValue?,
-        schema: ModelSchema, store: () throws -> any PersistenceAdapter
+        schema: ModelSchema, count: (StoreQuery) throws -> Int
     ) throws -> RuleFailure? {
         switch check {
         case .presence:
@@ -51,7 +51,7 @@ extension CompiledRule {
                 parts.append(values[k].isNull ? .isNull(column: k) : .compare(column: k, .equal, values[k]))
             }
             if let id { parts.append(.compare(column: 0, .notEqual, id)) }
-            let taken = try store().count(StoreQuery(schema: schema, predicate: .and(parts), limit: 1))
+            let taken = try count(StoreQuery(schema: schema, predicate: .and(parts), limit: 1))
             return taken > 0 ? RuleFailure(code: "taken") : nil
         case .confirmation(let other):
             return Self.confirms(value, values[other])

@@ -130,16 +130,21 @@ extension Validatable {
         values[slot] = value
         return try ValidationPlans.plan(for: Self.self).run(
             self, values: values, context: context ?? (isNew ? .create : .update), only: slot
-        ) { try self.store(store) }
+        ) { try self.store(store).count($0) }
     }
 
     private func runValidations(in context: ValidationContext, store: () throws -> any PersistenceAdapter) throws
         -> ValidationErrors
     {
+        try runValidations(in: context) { try store().count($0) }
+    }
+
+    /// Runs the rules and keeps the outcome; `count` answers uniqueness queries.
+    func runValidations(in context: ValidationContext, count: (StoreQuery) throws -> Int) throws -> ValidationErrors {
         _ = recordSchema
         let plan = try ValidationPlans.plan(for: Self.self)
         let values = __values
-        let errors = try plan.run(self, values: values, context: context, store: store)
+        let errors = try plan.run(self, values: values, context: context, count: count)
         let extras = self.extras
         extras.validationMemo = ValidationMemo(values: values, errors: errors)
         if errors.isEmpty { extras.lastValid = values }

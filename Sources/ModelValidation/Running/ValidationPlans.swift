@@ -30,7 +30,7 @@ extension ValidationPlan where M: Validatable {
     /// over `values`, then the record-level checks (full runs only).
     func run(
         _ record: M, values: [ModelValue], context: ValidationContext, only slot: Int? = nil,
-        store: () throws -> any PersistenceAdapter
+        count: (StoreQuery) throws -> Int
     ) throws -> ValidationErrors {
         let schema = record.recordSchema
         // (ModelValue is nil-literal convertible: spell out the optional.)
@@ -43,12 +43,12 @@ extension ValidationPlan where M: Validatable {
             if value.isNull, rule.allowsNil { continue }
             if case .each(let checks) = rule.check {
                 try appendElementErrors(
-                    checks, rule, value, values: values, record: record, id: id, schema: schema, store: store, into: &errors)
+                    checks, rule, value, values: values, record: record, id: id, schema: schema, count: count, into: &errors)
                 continue
             }
             guard
                 let failure = try rule.evaluate(
-                    value, row: values, record: record, id: id, schema: schema, store: store)
+                    value, row: values, record: record, id: id, schema: schema, count: count)
             else { continue }
             var details = failure.details
             if case .string(let text) = value { details["value"] = text } else { details["value"] = value.description }
@@ -74,7 +74,7 @@ extension ValidationPlan {
     func appendElementErrors(
         _ checks: [(check: CompiledRule.Check, message: String?, allowsNil: Bool)], _ rule: CompiledRule, _ value: ModelValue,
         values: [ModelValue], record: ModelObject, id: ModelValue?, schema: ModelSchema,
-        store: () throws -> any PersistenceAdapter, into errors: inout ValidationErrors
+        count: (StoreQuery) throws -> Int, into errors: inout ValidationErrors
     ) throws {
         guard case .array(let elements) = value else { return }
         for (k, element) in elements.enumerated() {
@@ -85,7 +85,7 @@ extension ValidationPlan {
                     allowsNil: inner.allowsNil)
                 guard
                     let failure = try elementRule.evaluate(
-                        element, row: values, record: record, id: id, schema: schema, store: store)
+                        element, row: values, record: record, id: id, schema: schema, count: count)
                 else { continue }
                 var details = failure.details
                 details["index"] = String(k)
