@@ -55,14 +55,14 @@ final class ConcurrencyDoc_Shelf: Model {
     }
 }
 
-// Docs/Concurrency.md, snippet 3 (line 112)
+// Docs/Concurrency.md, snippet 3 (line 116)
 final class ConcurrencyDoc_Account: Model {
     @Column var owner = ""
     @Column var balance = 0
     init() {}
 }
 
-// Docs/Concurrency.md, snippet 3 (line 112)
+// Docs/Concurrency.md, snippet 3 (line 116)
 func ConcurrencyDoc_transfer(_ amount: Int, from fromID: Int64, to toID: Int64, in store: any PersistenceAdapter) async throws {
     try await store.transaction { _ in
         guard let from = try await ConcurrencyDoc_Account.find(fromID, in: store), let to = try await ConcurrencyDoc_Account.find(toID, in: store) else {
@@ -75,7 +75,7 @@ func ConcurrencyDoc_transfer(_ amount: Int, from fromID: Int64, to toID: Int64, 
     }
 }
 
-// Docs/Concurrency.md, snippet 4 (line 152)
+// Docs/Concurrency.md, snippet 4 (line 156)
 @MainActor final class ConcurrencyDoc_ShelfList {
     var books: [ConcurrencyDoc_Book] = []
     var longCount = 0
@@ -93,7 +93,7 @@ func ConcurrencyDoc_transfer(_ amount: Int, from fromID: Int64, to toID: Int64, 
     }
 }
 
-// Docs/Concurrency.md, snippet 6 (line 240)
+// Docs/Concurrency.md, snippet 6 (line 244)
 func ConcurrencyDoc_countLongBooks() async throws -> Int {
     // A detached task gets a Sendable result (a count), never the records themselves.
     let task = Task.detached { try await ConcurrencyDoc_Book.query().where(\.pages > 300).count() }
@@ -122,18 +122,18 @@ extension ConcurrencyDoc {
         _ = context
     }
 
-    /// Docs/Concurrency.md, snippet 3 (line 112).
+    /// Docs/Concurrency.md, snippet 3 (line 116).
     static func snippet3(_ context: Context) throws {
         _ = context
 
     }
 
-    /// Docs/Concurrency.md, snippet 4 (line 152).
+    /// Docs/Concurrency.md, snippet 4 (line 156).
     static func snippet4(_ context: Context) throws {
         _ = context
     }
 
-    /// Docs/Concurrency.md, snippet 6 (line 240).
+    /// Docs/Concurrency.md, snippet 6 (line 244).
     static func snippet6(_ context: Context) throws {
         _ = context
     }
