@@ -1,6 +1,6 @@
 import ArrayAdapter
 import Foundation
-import Synchronization
+
 import Testing
 
 /// Where async work runs, and cancellation. Serialized: these tests fill the shared
@@ -86,6 +86,6 @@ import Testing
 
 /// A shared counter for tasks.
 final class Counter: Sendable {
-    private let value = Mutex(0)
-    func withLock<R: Sendable>(_ body: (inout sending Int) -> sending R) -> R { value.withLock(body) }
+    private let value = Guarded(0)
+    func withLock<R>(_ body: (inout Int) -> R) -> R { value.withLock(body) }
 }

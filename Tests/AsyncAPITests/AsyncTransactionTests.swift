@@ -1,6 +1,6 @@
 import ArrayAdapter
 import Foundation
-import Synchronization
+
 import Testing
 
 /// `try await store.transaction { }`: atomic on every adapter, notifications after commit
@@ -51,7 +51,7 @@ import Testing
 
     @Test func notificationsComeAfterCommitAndNeverAfterRollback() async throws {
         let store = ArrayAdapter()
-        let seen = Mutex<[String]>([])
+        let seen = Guarded<[String]>([])
         let token = NotificationCenter.default.addObserver(forName: .modelDidChange, object: nil, queue: nil) { note in
             guard let change = note.userInfo?["change"] as? ModelChange, change.modelName == "Shelf" else { return }
             // other tests run at the same time: keep this test's records only
@@ -107,7 +107,7 @@ import Testing
     @Test func theCallersThreadIsFreeWhileABodyHoldsTheStore() async throws {
         let store = try AsyncStores.make("sqlite")
         try await Shelf.create(["name": "first"], in: store)
-        let inside = Mutex(false)
+        let inside = Guarded(false)
         async let transaction: Void = store.transaction { _ in
             try await Shelf.create(["name": "slow"], in: store)
             inside.withLock { $0 = true }

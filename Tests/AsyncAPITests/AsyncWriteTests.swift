@@ -57,9 +57,24 @@ import Testing
         second.word = "taken"
         #expect(try await !second.saveIfValid(to: store))
         #expect(second.errors.messages(for: "word") == ["has already been taken"])
-        let threads = store.countThreads.withLock { $0 }
-        #expect(threads.count == 2)
-        #expect(threads.allSatisfy { $0.hasPrefix("SwiftModel.b") }, "\(threads)")
+        #expect(store.reads.withLock { $0 } == 2)  // one uniqueness count per save
+        // 32 saves whose uniqueness reads block for 20 ms each: a task on the
+        // cooperative pool still runs at once, so those reads do not hold its threads.
+        store.delay.withLock { $0 = 0.02 }
+        let finished = Counter()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for k in 0..<32 {
+                group.addTask {
+                    try await Card.create(["word": .string("word \(k)")], in: store)
+                    finished.withLock { $0 += 1 }
+                }
+            }
+            let probe = Task { finished.withLock { $0 } }
+            let doneWhenProbeRan = await probe.value
+            #expect(doneWhenProbeRan < 8, "the probe waited for uniqueness reads: \(doneWhenProbeRan) of 32 done")
+            try await group.waitForAll()
+        }
+        #expect(try await Card.count(in: store) == 33)
     }
 
     @Test(arguments: AsyncStores.kinds) func aFailedWriteRestoresTheRecord(_ kind: String) async throws {

@@ -1,7 +1,6 @@
 import ArrayAdapter
 import Foundation
 import Observation
-import Synchronization
 import Testing
 
 final class Quiet: Model {

@@ -1,6 +1,6 @@
 import ArrayAdapter
 import Foundation
-import Synchronization
+
 import Testing
 
 /// `Query.values()` and `observe(_:)`: the current result, then one fresh result per
@@ -9,7 +9,7 @@ import Testing
     @Test(arguments: AsyncStores.kinds) func yieldsNowThenAfterEachCommit(_ kind: String) async throws {
         let store = try AsyncStores.make(kind)
         let shelf = try AsyncStores.seed(store)
-        let reads = Mutex(0)
+        let reads = Guarded(0)
         var titles = Book.query(in: store).order(by: \.title).observe { query in
             reads.withLock { $0 += 1 }
             return try query.all().map(\.title)
@@ -61,7 +61,7 @@ import Testing
     @Test func cancellingTheTaskEndsIteration() async throws {
         let store = ArrayAdapter()
         _ = try AsyncStores.seed(store)
-        let seen = Mutex(0)
+        let seen = Guarded(0)
         let task = Task {
             for try await books in Book.query(in: store).values() { seen.withLock { $0 = books.count } }
             return "ended"

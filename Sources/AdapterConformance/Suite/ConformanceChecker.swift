@@ -42,14 +42,10 @@ public final class ConformanceChecker {
     ) -> E? {
         do {
             try body()
-            expect(false, "\(what()): did not throw", file: file, line: line)
-        } catch let error as E {
-            count += 1
-            return error
+            return thrown(nil, E.self, what(), file: file, line: line)
         } catch {
-            expect(false, "\(what()): threw \(error), expected \(E.self)", file: file, line: line)
+            return thrown(error, E.self, what(), file: file, line: line)
         }
-        return nil
     }
 
     /// Checks that async `body` throws an error of type `E`.
@@ -60,14 +56,24 @@ public final class ConformanceChecker {
     ) async -> E? {
         do {
             try await body()
-            expect(false, "\(what()): did not throw", file: file, line: line)
-        } catch let error as E {
-            count += 1
-            return error
+            return thrown(nil, E.self, what(), file: file, line: line)
         } catch {
-            expect(false, "\(what()): threw \(error), expected \(E.self)", file: file, line: line)
+            return thrown(error, E.self, what(), file: file, line: line)
         }
-        return nil
+    }
+
+    /// Counts `error` as the expected `E`, or records what happened instead.
+    private func thrown<E: Error>(_ error: (any Error)?, _ type: E.Type, _ what: String, file: String, line: Int) -> E? {
+        guard let error else {
+            expect(false, "\(what): did not throw", file: file, line: line)
+            return nil
+        }
+        guard let expected = error as? E else {
+            expect(false, "\(what): threw \(error), expected \(E.self)", file: file, line: line)
+            return nil
+        }
+        count += 1
+        return expected
     }
 
     /// Records that part of the group did not run, and why.
