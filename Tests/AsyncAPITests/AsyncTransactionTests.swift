@@ -107,17 +107,19 @@ import Testing
     @Test func theCallersThreadIsFreeWhileABodyHoldsTheStore() async throws {
         let store = try AsyncStores.make("sqlite")
         try await Shelf.create(["name": "first"], in: store)
-        let inside = Guarded(false)
+        let inside = Guarded(false), released = Guarded(false)
         async let transaction: Void = store.transaction { _ in
             try await Shelf.create(["name": "slow"], in: store)
             inside.withLock { $0 = true }
-            try await Task.sleep(for: .milliseconds(200))
+            // Holds the store until the test has looked (suspended, not blocking a thread).
+            while !released.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
         }
         while !inside.withLock({ $0 }) { await Task.yield() }
         // The main actor runs while the transaction is open; a read sees the last commit.
         let seen = await MainActor.run { "free" }
         #expect(seen == "free")
         #expect(try await Shelf.count(in: store) == 1)
+        released.withLock { $0 = true }
         try await transaction
         #expect(try await Shelf.count(in: store) == 2)
     }
