@@ -14,8 +14,7 @@ extension ModelProtocol {
         resolve: @escaping @Sendable (ImportConflict<Self>) throws -> ImportResolution = { _ in .keepLocal },
         isLocallyModified: (@Sendable (_ local: Self, _ incoming: Self) -> Bool)? = nil
     ) async throws -> sending ImportReport<Self> {
-        let (_, store) = try context(adapter)
-        return try await BlockingPool.shared.run(on: store) {
+        try await onPool(adapter) { store in
             try importJSON(json, into: store, resolve: resolve, isLocallyModified: isLocallyModified)
         }
     }
@@ -28,8 +27,7 @@ extension ModelProtocol {
         resolve: @escaping @Sendable (ImportConflict<Self>) throws -> ImportResolution = { _ in .keepLocal },
         isLocallyModified: (@Sendable (_ local: Self, _ incoming: Self) -> Bool)? = nil
     ) async throws -> sending ImportReport<Self> {
-        let (_, store) = try context(adapter)
-        return try await BlockingPool.shared.run(on: store) {
+        try await onPool(adapter) { store in
             try importRecords(dictionaries, into: store, resolve: resolve, isLocallyModified: isLocallyModified)
         }
     }

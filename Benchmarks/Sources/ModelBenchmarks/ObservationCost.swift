@@ -11,7 +11,10 @@ enum ObservationCost {
             (Double(d.components.seconds) * 1e18 + Double(d.components.attoseconds)) / 1e9 / Double(calls)
         }
         let rounds = max(1, 1_000_000 / n)
-        // Records already read through a property have a registrar.
+        let wasEnabled = ModelObservation.isEnabled  // off by default on Linux
+        defer { ModelObservation.isEnabled = wasEnabled }
+        ModelObservation.isEnabled = true
+        // Records already read through a property (with observation on) have a registrar.
         var sum = 0
         for record in records { sum &+= record.age }
         var start = ContinuousClock.now

@@ -22,14 +22,12 @@ extension ModelProtocol {
 
     /// Every stored record, in insertion order (async; see ``all(in:)``).
     nonisolated(nonsending) public static func all(in adapter: (any PersistenceAdapter)? = nil) async throws -> [Self] {
-        let (_, store) = try context(adapter)
-        return try await BlockingPool.shared.run(on: store) { try all(in: store) }
+        try await onPool(adapter) { store in try all(in: store) }
     }
 
     /// How many records are stored (async; see ``count(in:)``).
     nonisolated(nonsending) public static func count(in adapter: (any PersistenceAdapter)? = nil) async throws -> Int {
-        let (_, store) = try context(adapter)
-        return try await BlockingPool.shared.run(on: store) { try count(in: store) }
+        try await onPool(adapter) { store in try count(in: store) }
     }
 
     /// Replaces the values with the stored row (async; see ``reload()``).
@@ -38,6 +36,15 @@ extension ModelProtocol {
         let id = __baseline[0]
         let row = try await BlockingPool.shared.run(on: store) { try store.find(id: id, in: schema) }
         try applyReloaded(row, schema: schema)
+    }
+
+    /// Runs `body` with the store a class-level call resolves to now (so `ModelStore.using`
+    /// scopes apply), on the blocking pool (or inline, see ``BlockingPool/run(on:_:)``).
+    nonisolated(nonsending) package static func onPool<T>(
+        _ adapter: (any PersistenceAdapter)?, _ body: @escaping @Sendable (any PersistenceAdapter) throws -> sending T
+    ) async throws -> sending T {
+        let (_, store) = try context(adapter)
+        return try await BlockingPool.shared.run(on: store) { try body(store) }
     }
 
     /// `find` by a stored id value, on the calling thread.

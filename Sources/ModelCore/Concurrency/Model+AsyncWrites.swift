@@ -142,8 +142,7 @@ extension ModelProtocol {
     /// Deletes every record in one bulk operation (async; see ``deleteAll(in:)``).
     @discardableResult
     nonisolated(nonsending) public static func deleteAll(in adapter: (any PersistenceAdapter)? = nil) async throws -> Int {
-        let (_, store) = try context(adapter)
-        return try await BlockingPool.shared.run(on: store) { try deleteAll(in: store) }
+        try await onPool(adapter) { store in try deleteAll(in: store) }
     }
 
     /// Deletes the row with this id without loading it (async; see ``delete(id:in:)``).
@@ -151,8 +150,7 @@ extension ModelProtocol {
     nonisolated(nonsending) public static func delete(id: IDValue, in adapter: (any PersistenceAdapter)? = nil)
         async throws -> Bool
     {
-        let (_, store) = try context(adapter)
-        return try await BlockingPool.shared.run(on: store) { try delete(id: id, in: store) }
+        try await onPool(adapter) { store in try delete(id: id, in: store) }
     }
 
     /// Sets columns of the row with this id without loading it (async; see
@@ -161,9 +159,8 @@ extension ModelProtocol {
     nonisolated(nonsending) public static func update(
         id: IDValue, set values: [String: any ModelValueConvertible], in adapter: (any PersistenceAdapter)? = nil
     ) async throws -> Bool {
-        let (_, store) = try context(adapter)
         let values = values.mapValues(\.modelValue)
-        return try await BlockingPool.shared.run(on: store) { try update(id: id, set: values, in: store) }
+        return try await onPool(adapter) { store in try update(id: id, set: values, in: store) }
     }
 
     /// Loads the record with this id, lets `change` modify it (in the caller's isolation)

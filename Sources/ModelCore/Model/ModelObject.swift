@@ -40,7 +40,7 @@ open class ModelObject {
     @inlinable package final func _read<T: ColumnValue, M: ModelProtocol>(_ location: Int, as type: T.Type, in model: M.Type) -> T {
         let schema = __schema ?? _attachSchema(M.self)
         let slot = schema.slot(for: location)
-        if schema.isObservable { _observationAccess() }
+        if schema.isObservable, ModelObservation.isEnabled { _observationAccess() }
         if __extras != nil { _noteRead(slot) }
         if slot > 0, let value = T(modelValue: __values[slot]) { return value }
         return _recover(slot, as: T.self)
@@ -127,7 +127,6 @@ open class ModelObject {
 
     /// Tells Observation (SwiftUI, `withObservationTracking`) that the record was read.
     @usableFromInline package final func _observationAccess() {
-        guard ModelObservation.isEnabled else { return }
         if let registrar = __observation {
             registrar.access(self, keyPath: \ModelObject.__observed)
         } else {

@@ -24,16 +24,16 @@ import Synchronization
 /// model out with `static var isObservable: Bool { false }`.
 public enum ModelObservation {
     #if canImport(SwiftUI)
-        private static let enabled = Atomic<Bool>(true)
+        @usableFromInline static let enabled = Atomic<Bool>(true)
     #else
-        private static let enabled = Atomic<Bool>(false)
+        @usableFromInline static let enabled = Atomic<Bool>(false)
     #endif
 
     /// Whether property reads register with Observation: `true` by default on platforms
     /// with SwiftUI, `false` elsewhere. Set it at startup. Turning it off stops new
     /// registrations; records already registered still notify.
     public static var isEnabled: Bool {
-        get { enabled.load(ordering: .relaxed) }
+        @inlinable get { enabled.load(ordering: .relaxed) }
         set { enabled.store(newValue, ordering: .relaxed) }
     }
 }

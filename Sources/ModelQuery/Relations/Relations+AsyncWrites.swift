@@ -50,8 +50,7 @@ extension ModelProtocol {
     /// ``destroyAll(in:)``). The records are loaded and destroyed on the pool.
     @discardableResult
     nonisolated(nonsending) public static func destroyAll(in adapter: (any PersistenceAdapter)? = nil) async throws -> Int {
-        let (_, store) = try context(adapter)
-        return try await BlockingPool.shared.run(on: store) { try destroyAll(in: store) }
+        try await onPool(adapter) { store in try destroyAll(in: store) }
     }
 
     /// Loads the record with this id and destroys it (async; see ``destroy(id:in:)``).
