@@ -11,7 +11,10 @@ let package = Package(
         .library(name: "ArrayAdapter", targets: ["ArrayAdapter"]),
         .library(name: "FileAdapter", targets: ["FileAdapter"]),
         .library(name: "SQLiteAdapter", targets: ["SQLiteAdapter"]),
+        .library(name: "RESTAdapter", targets: ["RESTAdapter"]),
         .library(name: "AdapterConformance", targets: ["AdapterConformance"]),
+        // An in-process JSON resource server with fault injection, for testing REST clients.
+        .library(name: "RESTTestServer", targets: ["RESTTestServer"]),
         // For adapters written outside this package: the in-memory query engine.
         .library(name: "ModelEngine", targets: ["ModelEngine"]),
         .executable(name: "TaskManager", targets: ["TaskManager"]),
@@ -36,6 +39,8 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
         ),
         .target(name: "SQLiteAdapter", dependencies: coreModules + ["ModelEngine", "SwiftModelCSQLite"]),
+        .target(name: "RESTAdapter", dependencies: coreModules + ["ModelEngine"]),
+        .target(name: "RESTTestServer", dependencies: ["ModelCore"]),
         .target(name: "AdapterConformance", dependencies: coreModules),
         .executableTarget(name: "TaskManager", dependencies: ["SQLiteAdapter"], path: "Examples/TaskManager"),
         .executableTarget(name: "QuickStart", dependencies: ["ArrayAdapter"], path: "Examples/QuickStart"),

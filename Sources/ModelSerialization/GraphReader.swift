@@ -119,7 +119,7 @@ package final class GraphReader {
             }
         }
         do {
-            value = try prepare(value, type: column.type, elementType: column.elementType, dates: plan.dates)
+            value = try JSONForms.decode(value, type: column.type, elementType: column.elementType, dates: plan.dates)
             return try record.castForColumn(value, at: planned.slot)
         } catch let error as CastError {
             throw failure(
@@ -127,44 +127,6 @@ package final class GraphReader {
         } catch {
             throw failure(
                 .typeMismatch, plan.schema, key: planned.key, expected: column.castTarget.description, found: raw, "\(error)")
-        }
-    }
-
-    private struct PrepareError: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    /// Turns JSON forms the casting rules do not know into stored values: numbers into
-    /// dates (per the strategy) and base64 strings into data.
-    private func prepare(
-        _ value: ModelValue, type: ColumnType, elementType: ColumnType?, dates: JSONDateStrategy
-    ) throws -> ModelValue {
-        switch (type, value) {
-        case (.date, .int(let n)): return .date(date(fromNumber: Double(n), dates))
-        case (.date, .double(let d)): return .date(date(fromNumber: d, dates))
-        case (.data, .string(let text)):
-            guard let data = Data(base64Encoded: text) else { throw PrepareError(description: "not base64") }
-            return .data(data)
-        case (.array, .array(let elements)):
-            guard let elementType, elementType == .date || elementType == .data else { return value }
-            var out: [ModelValue] = []
-            out.reserveCapacity(elements.count)
-            for element in elements { out.append(try prepare(element, type: elementType, elementType: nil, dates: dates)) }
-            return .array(out)
-        case (.dictionary, .dictionary(let entries)):
-            guard let elementType, elementType == .date || elementType == .data else { return value }
-            var out: [String: ModelValue] = [:]
-            for (key, element) in entries { out[key] = try prepare(element, type: elementType, elementType: nil, dates: dates) }
-            return .dictionary(out)
-        default:
-            return value
-        }
-    }
-
-    private func date(fromNumber number: Double, _ dates: JSONDateStrategy) -> Date {
-        switch dates {
-        case .iso8601, .secondsSince1970: Date(timeIntervalSince1970: number)
-        case .millisecondsSince1970: Date(timeIntervalSince1970: number / 1000)
         }
     }
 

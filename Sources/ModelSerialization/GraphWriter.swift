@@ -198,50 +198,14 @@ package final class GraphWriter {
     private func jsonValue(
         _ value: ModelValue, plan: SerializationPlan, model: String, key: String? = nil
     ) throws(SerializationError) -> ModelValue {
-        switch value {
-        case .null, .bool, .int, .string: return value
-        case .double(let d):
-            guard d.isFinite else {
-                throw SerializationError(
-                    .invalidValue, model: model, keyPath: path.rendered(appending: key), found: value,
-                    message: "JSON has no representation of \(d)")
-            }
-            return value
-        case .date(let date):
-            guard ModelValue.isStorable(date) else {
-                throw SerializationError(
-                    .invalidValue, model: model, keyPath: path.rendered(appending: key), found: .double(date.timeIntervalSince1970),
-                    message: "the date (\(date.timeIntervalSince1970) s since 1970) is outside ModelValue.dateRange")
-            }
-            switch plan.dates {
-            case .iso8601: return .string(Self.iso8601(date))
-            case .secondsSince1970: return .double(date.timeIntervalSince1970)
-            case .millisecondsSince1970:
-                let ms = (date.timeIntervalSince1970 * 1000).rounded()
-                guard let whole = Int64(exactly: ms) else {
-                    throw SerializationError(
-                        .invalidValue, model: model, keyPath: path.rendered(appending: key), found: value,
-                        message: "the date is out of range for milliseconds since 1970")
-                }
-                return .int(whole)
-            }
-        case .uuid(let uuid): return .string(uuid.uuidString)
-        case .data(let data): return .string(data.base64EncodedString())
-        case .array(let elements):
-            var out: [ModelValue] = []
-            out.reserveCapacity(elements.count)
-            for element in elements { out.append(try jsonValue(element, plan: plan, model: model, key: key)) }
-            return .array(out)
-        case .dictionary(let entries):
-            var out: [String: ModelValue] = [:]
-            out.reserveCapacity(entries.count)
-            for (entry, element) in entries { out[entry] = try jsonValue(element, plan: plan, model: model, key: key) }
-            return .dictionary(out)
+        do {
+            return try JSONForms.encode(value, dates: plan.dates)
+        } catch {
+            throw SerializationError(
+                .invalidValue, model: model, keyPath: path.rendered(appending: key), found: error.found,
+                message: error.description)
         }
     }
-
-    /// ISO 8601 with at least millisecond digits: `2012-04-23T18:25:43.000Z`.
-    static func iso8601(_ date: Date) -> String { DateCodec.iso8601Milliseconds(date) }
 
     private func failure(
         _ kind: SerializationError.Kind, _ schema: ModelSchema, key: String? = nil, found: ModelValue? = nil,

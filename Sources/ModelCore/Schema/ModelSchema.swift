@@ -27,6 +27,9 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
     /// Why this model cannot be persisted, if it cannot.
     public let problem: SchemaError?
 
+    /// The model type this schema was built from (nil for placeholder schemas), so layers
+    /// that receive only a schema (adapters) can reach the type's static declarations.
+    package let modelType: (any ModelProtocol.Type)?
     /// Whether the model conforms to ``SaveValidating`` (checked once, when built).
     package let validatesOnSave: Bool
     /// Whether property reads register with Observation (``ModelProtocol/isObservable``).
@@ -47,8 +50,9 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
     package init(
         modelName: String, tableName: String, columns: [ColumnDefinition], idGeneration: IDGeneration,
         locations: [Int], timestamps: Bool, problem: SchemaError?, validatesOnSave: Bool = false,
-        relations: [RelationDeclaration] = [], isObservable: Bool = true
+        relations: [RelationDeclaration] = [], isObservable: Bool = true, modelType: (any ModelProtocol.Type)? = nil
     ) {
+        self.modelType = modelType
         self.isObservable = isObservable
         self.relationDeclarations = relations
         self.validatesOnSave = validatesOnSave

@@ -149,7 +149,8 @@ enum SchemaBuilder {
         return ModelSchema(
             modelName: modelName, tableName: tableName, columns: columns, idGeneration: M.IDValue.generation,
             locations: locations, timestamps: M.recordsTimestamps, problem: problems.first,
-            validatesOnSave: M.self is any SaveValidating.Type, relations: relations, isObservable: M.isObservable)
+            validatesOnSave: M.self is any SaveValidating.Type, relations: relations, isObservable: M.isObservable,
+            modelType: M.self)
     }
 
     /// A schema for a prototype that reads its own properties during `init`: columns in
