@@ -63,6 +63,9 @@ let package = Package(
         // A user module: the async API from the main actor and detached tasks, public API only.
         .testTarget(name: "AsyncAPITests", dependencies: ["ArrayAdapter", "SQLiteAdapter", "FileAdapter"]),
         .testTarget(
+            name: "RESTAdapterTests",
+            dependencies: ["RESTAdapter", "RESTTestServer", "ArrayAdapter", "SQLiteAdapter", "FileAdapter", "AdapterConformance"]),
+        .testTarget(
             name: "DifferentialTests",
             dependencies: ["ArrayAdapter", "FileAdapter", "SQLiteAdapter", "AdapterConformance", "TestSupport"]),
     ],

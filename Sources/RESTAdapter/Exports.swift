@@ -1,1 +1,4 @@
-import ModelCore
+@_exported import ModelCore
+@_exported import ModelQuery
+@_exported import ModelValidation
+@_exported import ModelSerialization

@@ -50,13 +50,15 @@ enum AsyncChecks {
             return try await ConformanceHooked.count(in: store)
         }
         c.equal(made, 2, "an async transaction sees its own writes")
-        await c.expectThrows(Refused.self, "a throwing async transaction") {
-            try await store.transaction { _ in
-                try await ConformanceHooked.create(["name": "t3"], in: store)
-                throw Refused()
+        if c.hasTransactions("a throwing async transaction rolls back") {
+            await c.expectThrows(Refused.self, "a throwing async transaction") {
+                try await store.transaction { _ in
+                    try await ConformanceHooked.create(["name": "t3"], in: store)
+                    throw Refused()
+                }
             }
+            c.equal(try await ConformanceHooked.count(), 2, "a throwing async transaction rolled back")
         }
-        c.equal(try await ConformanceHooked.count(), 2, "a throwing async transaction rolled back")
 
         let cancelled = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -87,9 +89,11 @@ enum AsyncChecks {
         try await store.transaction { _ in
             for k in 0..<20 { try await ConformancePerson.create(["name": .string("old \(k)"), "age": 60], in: store) }
         }
-        _ = try? await store.transaction { _ in
-            try await ConformancePerson.create(["name": "never", "age": 99], in: store)
-            throw Refused()
+        if c.hasTransactions("no result for a rolled-back transaction") {
+            _ = try? await store.transaction { _ in
+                try await ConformancePerson.create(["name": "never", "age": 99], in: store)
+                throw Refused()
+            }
         }
         try await ConformanceHooked.create(["name": "another table"])
         let before = reads.value

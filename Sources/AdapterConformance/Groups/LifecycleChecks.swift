@@ -195,13 +195,15 @@ enum LifecycleChecks {
         }
         c.equal(box.events.count, 2, "both announced after commit")
         box.events = []
-        c.expectThrows(Refused.self, "rolled back") {
-            try store.transaction {
-                try ConformanceHooked.create(["name": "gone"])
-                throw Refused()
+        if c.hasTransactions("no announcement for a rollback") {
+            c.expectThrows(Refused.self, "rolled back") {
+                try store.transaction {
+                    try ConformanceHooked.create(["name": "gone"])
+                    throw Refused()
+                }
             }
+            c.equal(box.events, [], "nothing announced for a rollback")
         }
-        c.equal(box.events, [], "nothing announced for a rollback")
         try ModelNotifications.withoutNotifications { try ConformanceHooked.create(["name": "quiet"]) }
         c.equal(box.events, [], "suppressed")
         try record.delete()

@@ -1,6 +1,7 @@
 import Foundation
 import ModelCore
 import ModelQuery
+import ModelSerialization
 
 /// The edges of the value types and rows that do not fit the model: one rule on every
 /// adapter (`Docs/Casting.md`, "Limits").
@@ -11,7 +12,8 @@ enum LimitChecks {
         try rowsThatDoNotFit(c)
     }
 
-    /// NaN is refused before anything is written; ±infinity is stored and read back.
+    /// NaN is refused before anything is written; ±infinity is stored and read back (or,
+    /// with `.jsonValues`, refused with a ``SerializationError``).
     static func nonFiniteValues(_ c: ConformanceChecker) throws {
         let nan = ConformanceLimit()
         nan.ratio = .nan
@@ -26,6 +28,12 @@ enum LimitChecks {
         for value in [Double.infinity, -Double.infinity] {
             let record = ConformanceLimit()
             record.ratio = value
+            if c.limitations.contains(.jsonValues) {
+                c.expectThrows(SerializationError.self, "saving \(value) as JSON") { try record.save() }
+                c.expect(record.isNew, "a record refused for \(value) stays new")
+                c.equal(try ConformanceLimit.count(), 0, "nothing stored for \(value)")
+                continue
+            }
             try record.save()
             c.equal(try ConformanceLimit.find(record.id ?? -1)?.ratio, value, "\(value) round-trips")
         }

@@ -53,8 +53,10 @@ enum QueryChecks {
             ("chained MotionModel style", P.where("city").eq("Paris").and("age").gt(33), [1, 7]),
         ]
         for (name, query, expected) in cases {
-            c.equal(try ids(query), expected, name)
-            c.equal(try query.count(), expected.count, "\(name): count")
+            try c.expressible(name) {
+                c.equal(try ids(query), expected, name)
+                c.equal(try query.count(), expected.count, "\(name): count")
+            }
         }
         let unknown = c.expectThrows(QueryError.self, "an unknown column") { _ = try P.where("nope").eq(1).all() }
         c.expect(unknown != nil, "unknown column is a QueryError")
@@ -63,10 +65,14 @@ enum QueryChecks {
         // The adapter itself, given a NULL right-hand side: unknown, so no row, for every operator.
         for op in [ComparisonOperator.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual] {
             let age = StoreQuery(schema: P.schema, predicate: .compare(column: 2, op, .null))
-            c.equal(try c.store.fetch(age).count, 0, "age \(op.rawValue) NULL matches nothing")
-            c.equal(try c.store.count(age), 0, "count of age \(op.rawValue) NULL")
+            try c.expressible("age \(op.rawValue) NULL") {
+                c.equal(try c.store.fetch(age).count, 0, "age \(op.rawValue) NULL matches nothing")
+                c.equal(try c.store.count(age), 0, "count of age \(op.rawValue) NULL")
+            }
             let negated = StoreQuery(schema: P.schema, predicate: .not(.compare(column: 3, op, .null)))
-            c.equal(try c.store.fetch(negated).count, 0, "NOT (city \(op.rawValue) NULL) matches nothing")
+            try c.expressible("NOT (city \(op.rawValue) NULL)") {
+                c.equal(try c.store.fetch(negated).count, 0, "NOT (city \(op.rawValue) NULL) matches nothing")
+            }
         }
     }
 

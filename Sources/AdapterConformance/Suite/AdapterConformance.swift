@@ -26,6 +26,8 @@ public struct AdapterConformance: Sendable {
     public let adapter: String
     /// What the adapter can do.
     public let capabilities: AdapterCapabilities
+    /// What the adapter cannot do by nature.
+    public let limitations: AdapterLimitations
     let makeStore: @Sendable () throws -> any PersistenceAdapter
     let reopen: (@Sendable (any PersistenceAdapter) throws -> any PersistenceAdapter)?
 
@@ -34,16 +36,19 @@ public struct AdapterConformance: Sendable {
     /// - Parameters:
     ///   - capabilities: What the adapter supports; groups that need more are skipped and
     ///     reported.
+    ///   - limitations: What the adapter cannot do by nature (an HTTP API has no
+    ///     transactions); checks that need it are skipped and reported.
     ///   - reopen: For persistent adapters: closes `store` (or lets it go) and opens the
     ///     same data again in a new instance.
     ///   - makeStore: Makes a fresh, empty store; called once per group.
     public init(
-        adapter: String, capabilities: AdapterCapabilities = [],
+        adapter: String, capabilities: AdapterCapabilities = [], limitations: AdapterLimitations = [],
         reopen: (@Sendable (any PersistenceAdapter) throws -> any PersistenceAdapter)? = nil,
         makeStore: @escaping @Sendable () throws -> any PersistenceAdapter
     ) {
         self.adapter = adapter
         self.capabilities = capabilities
+        self.limitations = limitations
         self.makeStore = makeStore
         self.reopen = reopen
     }
@@ -94,8 +99,13 @@ public struct AdapterConformance: Sendable {
             report.skipped.append((group, "the adapter does not persist (no .persistence capability and reopen closure)"))
             return nil
         }
+        if group == .transactions, limitations.contains(.noTransactions) {
+            report.skipped.append((group, "the adapter has no transactions (.noTransactions): nothing to roll back"))
+            return nil
+        }
         do {
-            return ConformanceChecker(group: group, store: try makeStore(), capabilities: capabilities, reopen: reopen)
+            return ConformanceChecker(
+                group: group, store: try makeStore(), capabilities: capabilities, limitations: limitations, reopen: reopen)
         } catch {
             report.failures.append(ConformanceFailure(group: group, message: "makeStore threw \(error)", file: #fileID, line: #line))
             return nil

@@ -6,6 +6,7 @@ public final class ConformanceChecker {
     /// The store under test (fresh for each group).
     public let store: any PersistenceAdapter
     let capabilities: AdapterCapabilities
+    let limitations: AdapterLimitations
     let reopen: ((any PersistenceAdapter) throws -> any PersistenceAdapter)?
     private(set) var count = 0
     private(set) var failures: [ConformanceFailure] = []
@@ -13,8 +14,9 @@ public final class ConformanceChecker {
 
     init(
         group: ConformanceGroup, store: any PersistenceAdapter, capabilities: AdapterCapabilities,
-        reopen: ((any PersistenceAdapter) throws -> any PersistenceAdapter)?
+        limitations: AdapterLimitations = [], reopen: ((any PersistenceAdapter) throws -> any PersistenceAdapter)?
     ) {
+        self.limitations = limitations
         self.group = group
         self.store = store
         self.capabilities = capabilities
@@ -74,6 +76,23 @@ public final class ConformanceChecker {
         }
         count += 1
         return expected
+    }
+
+    /// Whether rollback checks apply (the adapter has transactions); records a skip when not.
+    func hasTransactions(_ what: String) -> Bool {
+        guard limitations.contains(.noTransactions) else { return true }
+        skip("\(what): the adapter has no transactions (.noTransactions)")
+        return false
+    }
+
+    /// Runs checks on a query; with `.partialQueries`, a ``QueryNotExpressible`` error is
+    /// recorded as a skip instead of a failure.
+    func expressible(_ what: String, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as any QueryNotExpressible where limitations.contains(.partialQueries) && error.unexpressedPart != nil {
+            skip("\(what): not expressible (\(error.unexpressedPart ?? ""))")
+        }
     }
 
     /// Records that part of the group did not run, and why.

@@ -62,6 +62,23 @@ public struct AdapterCapabilities: OptionSet, Sendable, Hashable {
     public static let foreignKeyActions = AdapterCapabilities(rawValue: 1 << 1)
 }
 
+/// What an adapter cannot do by nature, so the suite skips (and reports) the checks that
+/// need it and checks the documented substitute instead.
+public struct AdapterLimitations: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// No rollback: writes a failed transaction body made stay made (HTTP APIs). The
+    /// `transactions` group and rollback checks elsewhere are skipped.
+    public static let noTransactions = AdapterLimitations(rawValue: 1 << 0)
+    /// Some queries cannot be expressed and throw ``QueryNotExpressible`` before any work;
+    /// such checks are reported as skips.
+    public static let partialQueries = AdapterLimitations(rawValue: 1 << 1)
+    /// Values travel as JSON text: dates keep microseconds (not every bit of the double),
+    /// and ±infinity is refused with a typed error, storing nothing.
+    public static let jsonValues = AdapterLimitations(rawValue: 1 << 2)
+}
+
 /// One failed check.
 public struct ConformanceFailure: Sendable, CustomStringConvertible {
     /// The group it belongs to.

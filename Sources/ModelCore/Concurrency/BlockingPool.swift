@@ -12,7 +12,9 @@ import Foundation
 ///
 /// Cancellation: a job whose task is cancelled before a thread picks it up throws
 /// `CancellationError` without running; a job that has started runs to the end (a write
-/// is then committed or rolled back by the adapter as a whole, never left half-done).
+/// is then committed or rolled back by the adapter as a whole, never left half-done),
+/// unless the adapter watches ``BlockingCancellation/current`` (RESTAdapter cancels its
+/// request in flight).
 package final class BlockingPool: Sendable {
     /// The process-wide pool.
     package static let shared = BlockingPool(threads: ModelConcurrency.blockingThreadCount)
@@ -65,6 +67,7 @@ package final class BlockingPool: Sendable {
     package func run<T>(_ body: @escaping @Sendable () throws -> sending T) async throws -> sending T {
         try Task.checkCancellation()
         let job = Job()
+        let cancellation = BlockingCancellation()
         let result = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 job.install { cancelled in
@@ -73,7 +76,7 @@ package final class BlockingPool: Sendable {
                         return
                     }
                     do {
-                        let value = try body()
+                        let value = try cancellation.whileCurrent(body)
                         job.publish()
                         continuation.resume(returning: value)
                     } catch {
@@ -85,6 +88,7 @@ package final class BlockingPool: Sendable {
             }
         } onCancel: {
             job.cancel()
+            cancellation.cancel()
         }
         job.publish()  // acquires what the pool thread released: see `Job.publish()`
         return result

@@ -185,7 +185,7 @@ struct ResourceQuery {
         case (.null, _), (_, .null): return nil
         case (.int(let a), .int(let b)): return a < b ? -1 : (a > b ? 1 : 0)
         case (.int, .double), (.double, .int), (.double, .double):
-            let a = stored.doubleValue ?? 0, b = operand.doubleValue ?? 0
+            let a = number(stored), b = number(operand)
             return a < b ? -1 : (a > b ? 1 : 0)
         case (.int, .string(let text)), (.double, .string(let text)):
             guard let b = Double(text) else { return 2 }
@@ -200,6 +200,14 @@ struct ResourceQuery {
             return Array(a.utf8).lexicographicallyPrecedes(b.utf8) ? -1 : 1
         default:
             return stored == operand ? 0 : 2  // 2: different kinds, unequal and unordered
+        }
+    }
+
+    private static func number(_ value: ModelValue) -> Double {
+        switch value {
+        case .int(let n): Double(n)
+        case .double(let d): d
+        default: 0
         }
     }
 

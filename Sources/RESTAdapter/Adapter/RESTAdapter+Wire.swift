@@ -1,0 +1,142 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Building requests and reading payloads.
+extension RESTAdapter {
+    /// The URL of `path` (already escaped) with query items, escaped strictly (`+` as `%2B`).
+    func url(_ path: String, _ items: [URLQueryItem] = [], model: String) throws -> URL {
+        var text = baseURL.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        text += path
+        if !items.isEmpty {
+            text += "?" + items.map { Self.escape($0.name) + "=" + Self.escape($0.value ?? "") }.joined(separator: "&")
+        }
+        guard let url = URL(string: text) else {
+            throw RESTError(.route, model: model, message: "\(text) is not a valid URL")
+        }
+        return url
+    }
+
+    private static let queryAllowed: CharacterSet = {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return allowed
+    }()
+
+    static func escape(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? text
+    }
+
+    /// Sends a request for `resource` and returns the response, whatever its status.
+    func send(_ method: String, _ url: URL, body: [String: ModelValue]? = nil, _ resource: ResolvedResource) throws -> RESTResponse {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        for (name, value) in resource.headers { request.setValue(value, forHTTPHeaderField: name) }
+        if let body {
+            let wrapped: ModelValue = resource.envelope.map { .dictionary([$0: .dictionary(body)]) } ?? .dictionary(body)
+            request.httpBody = Data(ModelJSON.serialize(wrapped).utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        return try transport.send(request, model: resource.schema.modelName)
+    }
+
+    /// The JSON payload of a response: the configured ``RESTConfiguration/decodeResponse``
+    /// hook, or the default (a 2xx status, a JSON content type, the envelope unwrapped).
+    func payload(_ response: RESTResponse, _ resource: ResolvedResource) throws -> ModelValue {
+        if let decode = configuration.decodeResponse { return try decode(response) }
+        let model = resource.schema.modelName
+        guard (200..<300).contains(response.status) else { throw statusError(response, model: model) }
+        if response.body.isEmpty { return .null }
+        let type = response.header("Content-Type") ?? ""
+        guard type.contains("json") else {
+            throw invalid(response, model: model, "the content type is \"\(type)\", not JSON", text: Self.text(response.body))
+        }
+        guard let text = String(data: response.body, encoding: .utf8) else {
+            throw invalid(response, model: model, "the body is not UTF-8 text")
+        }
+        let value: ModelValue
+        do {
+            value = try ModelJSON.parse(text)
+        } catch {
+            throw invalid(response, model: model, "the body is not JSON: \(error)", text: Self.text(response.body))
+        }
+        guard let envelope = resource.envelope else { return value }
+        guard case .dictionary(let object) = value, let inner = object[envelope] else {
+            throw invalid(response, model: model, "the body has no \"\(envelope)\" envelope", body: value)
+        }
+        return inner
+    }
+
+    /// A row read from one JSON object of a response.
+    func row(_ value: ModelValue, _ response: RESTResponse, _ resource: ResolvedResource) throws -> [ModelValue] {
+        let model = resource.schema.modelName
+        guard case .dictionary(var object) = value else {
+            throw invalid(response, model: model, "expected a \(model) object, found \(value.kindName)", body: value)
+        }
+        if let adjust = resource.settings.adjustParsed { try adjust(&object) }
+        let row: [ModelValue]
+        do {
+            row = try resource.codec.row(from: object)
+        } catch {
+            throw invalid(response, model: model, "a \(model) object does not fit the model: \(error)", body: .dictionary(object))
+        }
+        guard !row[0].isNull else { throw invalid(response, model: model, "a \(model) object has no id", body: .dictionary(object)) }
+        rememberOwner(of: row, resource)
+        return row
+    }
+
+    /// The rows of a list payload (an array of objects).
+    func rows(_ value: ModelValue, _ response: RESTResponse, _ resource: ResolvedResource) throws -> [[ModelValue]] {
+        guard case .array(let elements) = value else {
+            throw invalid(
+                response, model: resource.schema.modelName, "expected a list of \(resource.schema.modelName), found \(value.kindName)",
+                body: value)
+        }
+        var rows: [[ModelValue]] = []
+        rows.reserveCapacity(elements.count)
+        for element in elements { rows.append(try row(element, response, resource)) }
+        return rows
+    }
+
+    /// A ``RESTError`` for an error status, with the body decoded when it is JSON.
+    func statusError(_ response: RESTResponse, model: String) -> RESTError {
+        let text = String(data: response.body, encoding: .utf8) ?? ""
+        let body = (response.header("Content-Type") ?? "").contains("json") ? try? ModelJSON.parse(text) : nil
+        return RESTError(
+            .status, method: response.method, url: response.url, status: response.status, body: body,
+            text: body == nil ? Self.text(response.body) : nil, model: model,
+            message: "the server answered \(response.status)")
+    }
+
+    func invalid(
+        _ response: RESTResponse, model: String, _ message: String, body: ModelValue? = nil, text: String? = nil
+    ) -> RESTError {
+        RESTError(
+            .invalidResponse, method: response.method, url: response.url, status: response.status, body: body, text: text,
+            model: model, message: message)
+    }
+
+    static func text(_ data: Data) -> String {
+        let text = String(decoding: data.prefix(1000), as: UTF8.self)
+        return data.count > 1000 ? text + "…" : text
+    }
+
+    // MARK: Owners of nested records
+
+    func rememberOwner(of row: [ModelValue], _ resource: ResolvedResource) {
+        guard let nested = resource.routes.nested, nested.foreignKey < row.count else { return }
+        let owner = row[nested.foreignKey]
+        owners.withLock { owners in
+            let key = ObjectIdentifier(resource.schema)
+            if owners[key, default: [:]].count >= 100_000 { owners[key] = [:] }
+            owners[key, default: [:]][row[0]] = owner
+        }
+    }
+
+    func knownOwner(of id: ModelValue, _ resource: ResolvedResource) -> ModelValue? {
+        owners.withLock { $0[ObjectIdentifier(resource.schema)]?[id] }
+    }
+}

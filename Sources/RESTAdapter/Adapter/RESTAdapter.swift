@@ -1,0 +1,164 @@
+import Foundation
+import ModelEngine
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A ``PersistenceAdapter`` whose records are resources of a JSON HTTP API.
+///
+/// Each model is a collection (`/teams`) with instances (`/teams/:id`), optionally nested
+/// under an owner (`/companies/10/employees`); rows travel as JSON objects shaped by the
+/// model's ``JSONMapping`` (see ``RowJSONCodec``); queries become URL parameters through a
+/// ``RESTQueryEncoder``, which refuses what it cannot express before anything is sent.
+///
+/// ```swift
+/// let api = RESTAdapter(baseURL: URL(string: "https://api.example.com")!)
+/// api.register(Employee.self, RESTResource(nestedUnder: "company"))
+/// ModelStore.default = api
+/// let team = try Team.find(7)                          // GET /teams/7 (nil on 404)
+/// let seniors = try Employee.where(\.age > 60).all()   // GET /employees?age_gt=60
+/// ```
+///
+/// Calls block the calling thread until the response (as every adapter's do); the async
+/// API runs them on its own threads and cancels requests in flight when the task is
+/// cancelled. Errors are ``RESTError`` (method, URL, status, body), except that a
+/// duplicate id (409) and an update of a missing record (404) are ``StoreError`` as on
+/// every adapter, and a missing record on `find` is nil.
+///
+/// Transactions: HTTP has none. ``withTransaction(_:)`` runs its body, but requests
+/// already sent are not undone when it throws (see `Docs/REST.md`). Bulk operations
+/// (`deleteAll`, `updateAll`) fetch the matching ids and send one request per record;
+/// `count` and aggregates fetch the matching rows (filtered by the server) and compute
+/// on them.
+///
+/// Thread safety: the adapter is immutable apart from its resource table and the owner
+/// cache, each behind its own lock; requests from many threads run concurrently.
+public final class RESTAdapter: PersistenceAdapter {
+    /// The API's base URL; resource paths are appended to it.
+    public let baseURL: URL
+    /// How requests are made.
+    public let configuration: RESTConfiguration
+    let transport: HTTPTransport
+    /// Registered resources by model type.
+    private let registered = Locked<[ObjectIdentifier: RESTResource]>([:])
+    /// Resolved resources by schema.
+    private let resolved = Locked<[ObjectIdentifier: ResolvedResource]>([:])
+    /// Nested resources: the owner id of each record id seen, by schema (bounded).
+    let owners = Locked<[ObjectIdentifier: [ModelValue: ModelValue]]>([:])
+
+    /// An adapter for the API at `baseURL`.
+    ///
+    /// - Parameter session: the session to use; by default an ephemeral one without
+    ///   caching.
+    public init(baseURL: URL, configuration: RESTConfiguration = RESTConfiguration(), session: URLSession? = nil) {
+        self.baseURL = baseURL
+        self.configuration = configuration
+        transport = HTTPTransport(configuration: configuration, session: session)
+    }
+
+    /// Serves `type` as `resource` (paths, nesting, headers, encoder, hooks). Register
+    /// before the model's first request.
+    public func register<M: ModelProtocol>(_ type: M.Type, _ resource: RESTResource) {
+        registered.withLock { $0[ObjectIdentifier(M.self)] = resource }
+        resolved.withLock { $0[ObjectIdentifier(M.schema)] = nil }
+    }
+
+    /// A model's resource, resolved once: routes, codec, encoder, headers.
+    func resource(for schema: ModelSchema) throws -> ResolvedResource {
+        if let done = resolved.withLock({ $0[ObjectIdentifier(schema)] }) { return done }
+        try schema.validate()
+        let settings = schema.modelType.flatMap { type in registered.withLock { $0[ObjectIdentifier(type)] } } ?? RESTResource()
+        let codec: RowJSONCodec
+        do {
+            codec = try RowJSONCodec.codec(for: schema)
+        } catch {
+            throw RESTError(.route, model: schema.modelName, message: "its JSON mapping: \(error)")
+        }
+        let resource = ResolvedResource(
+            schema: schema, settings: settings, routes: try RESTRoutes(schema: schema, resource: settings), codec: codec,
+            encoder: settings.queryEncoder ?? configuration.queryEncoder,
+            headers: configuration.headers.merging(settings.headers) { _, own in own },
+            envelope: settings.envelope ?? configuration.envelope)
+        resolved.withLock { $0[ObjectIdentifier(schema)] = resource }
+        return resource
+    }
+
+    // MARK: PersistenceAdapter
+
+    public func prepare(_ schema: ModelSchema) throws { _ = try resource(for: schema) }
+
+    public func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue {
+        try schema.checkRow(row)
+        let resource = try resource(for: schema)
+        return try create(row, resource)
+    }
+
+    public func update(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws {
+        try schema.checkRow(row)
+        let resource = try resource(for: schema)
+        try replace(row, changedColumns: changedColumns, resource)
+    }
+
+    public func delete(id: ModelValue, from schema: ModelSchema) throws -> Bool {
+        let resource = try resource(for: schema)
+        return try remove(id: id, resource)
+    }
+
+    public func find(id: ModelValue, in schema: ModelSchema) throws -> [ModelValue]? {
+        let resource = try resource(for: schema)
+        return try read(id: id, resource)
+    }
+
+    public func fetch(_ query: StoreQuery) throws -> [[ModelValue]] {
+        try list(query, resource(for: query.schema))
+    }
+
+    public func count(_ query: StoreQuery) throws -> Int {
+        try fetch(query).count
+    }
+
+    public func delete(_ query: StoreQuery) throws -> Int {
+        let resource = try resource(for: query.schema)
+        var deleted = 0
+        for row in try list(query, resource) where try remove(id: row[0], resource, owner: row) { deleted += 1 }
+        return deleted
+    }
+
+    public func update(_ query: StoreQuery, set values: [Int: ModelValue]) throws -> Int {
+        try query.schema.checkUpdate(values)
+        let resource = try resource(for: query.schema)
+        var changed = 0
+        for var row in try list(query, resource) {
+            let columns = values.keys.filter { row[$0] != values[$0] }.sorted()
+            guard !columns.isEmpty else { continue }
+            for (column, value) in values { row[column] = value }
+            try replace(row, changedColumns: columns, resource)
+            changed += 1
+        }
+        return changed
+    }
+
+    public func aggregate(_ query: StoreQuery) throws -> [AggregateGroup] {
+        _ = try query.checkedAggregate()
+        var selection = query
+        selection.aggregate = nil
+        let rows = try fetch(selection)
+        return try QueryEngine.aggregate(StoreQuery(schema: query.schema, aggregate: query.aggregate), from: rows)
+    }
+
+    /// Runs `body`. HTTP has no transactions: requests the body sent stay sent when it
+    /// throws (the error is rethrown as is).
+    public func withTransaction<R>(_ body: () throws -> R) throws -> R { try body() }
+}
+
+/// A model's resource with everything resolved once.
+struct ResolvedResource: Sendable {
+    let schema: ModelSchema
+    let settings: RESTResource
+    let routes: RESTRoutes
+    let codec: RowJSONCodec
+    let encoder: any RESTQueryEncoder
+    let headers: [String: String]
+    let envelope: String?
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// How a ``RESTAdapter`` talks to its server: headers, auth, deadlines, retries, query
+/// encoding, envelopes, paging and hooks. Per-model settings live in ``RESTResource``.
+///
+/// ```swift
+/// var configuration = RESTConfiguration()
+/// configuration.headers["X-Client"] = "ios-4.2"
+/// configuration.tokenProvider = RefreshingToken { try auth.freshToken() }
+/// configuration.deadline = .seconds(10)
+/// configuration.queryEncoder = ParseQueryEncoder()
+/// let api = RESTAdapter(baseURL: URL(string: "https://api.example.com/v1")!, configuration: configuration)
+/// ```
+public struct RESTConfiguration: Sendable {
+    /// Headers on every request (per-model ones in ``RESTResource/headers`` win).
+    public var headers: [String: String] = ["Accept": "application/json"]
+    /// The bearer token source, if the API needs one (see ``RESTTokenProvider``).
+    public var tokenProvider: (any RESTTokenProvider)?
+    /// How long one attempt may take. Enforced by the adapter itself (Foundation on Linux
+    /// rounds request timeouts down to whole seconds).
+    public var requestTimeout: Duration = .seconds(30)
+    /// How long a call may take in all, retries and waits included.
+    public var deadline: Duration = .seconds(60)
+    /// When and how failed requests are retried.
+    public var retry = RESTRetryPolicy()
+    /// How queries become URL parameters (default: ``PlainQueryEncoder``).
+    public var queryEncoder: any RESTQueryEncoder = PlainQueryEncoder()
+    /// The key wrapping bodies on read and write (`{"data": …}`); nil for bare bodies.
+    public var envelope: String?
+    /// How lists spread over pages are followed.
+    public var pagination = RESTPagination()
+    /// How updates are sent.
+    public var updateMethod: RESTUpdateMethod = .patch
+    /// Adjusts every request just before it is sent (sign it, add a trace id); throw to
+    /// refuse it.
+    public var configureRequest: (@Sendable (inout URLRequest) throws -> Void)?
+    /// Turns a response into its JSON payload, or throws (the default checks the status
+    /// and content type, parses JSON and unwraps the envelope): for APIs with their own
+    /// error format or success flag.
+    public var decodeResponse: (@Sendable (RESTResponse) throws -> ModelValue)?
+
+    /// The defaults: JSON accepted, 30 s per attempt, 60 s per call, retries per
+    /// ``RESTRetryPolicy``, plain query parameters, no envelope, `PATCH` updates.
+    public init() {}
+}
+
+/// How updates are sent.
+public enum RESTUpdateMethod: String, Sendable, Hashable {
+    /// `PATCH` with the changed columns only.
+    case patch
+    /// `PUT` with every column.
+    case put
+}
+
+/// How paged lists are followed.
+public struct RESTPagination: Sendable, Hashable {
+    /// Follows `Link: <…>; rel="next"` headers.
+    public var followsLinks = true
+    /// Refuses a list with more pages than this (``RESTError/Kind/tooManyPages``) rather
+    /// than return part of it.
+    public var maxPages = 100
+
+    /// The defaults: follow links, at most 100 pages.
+    public init(followsLinks: Bool = true, maxPages: Int = 100) {
+        self.followsLinks = followsLinks
+        self.maxPages = maxPages
+    }
+}
+
+/// When failed requests are tried again.
+///
+/// Idempotent requests (`GET`, `PUT`, `DELETE`, and `PATCH`… see ``retriesPATCH``) are
+/// retried after transport errors, timeouts of an attempt, and the statuses in
+/// ``retryStatuses``; a `POST` only when it carries an `Idempotency-Key` header. Waits
+/// grow exponentially from ``baseDelay`` (with jitter) up to ``maxDelay``, or follow the
+/// server's `Retry-After`; no wait runs past the call's deadline.
+public struct RESTRetryPolicy: Sendable, Hashable {
+    /// Attempts in all (1 disables retries).
+    public var maxAttempts = 3
+    /// The first wait.
+    public var baseDelay: Duration = .milliseconds(200)
+    /// The longest wait.
+    public var maxDelay: Duration = .seconds(10)
+    /// Statuses worth retrying.
+    public var retryStatuses: Set<Int> = [429, 502, 503, 504]
+    /// Whether `PATCH` counts as idempotent (true for the adapter's own patches, which set
+    /// absolute values).
+    public var retriesPATCH = true
+
+    /// The defaults: 3 attempts, 200 ms doubling up to 10 s, on 429, 502, 503 and 504.
+    public init(maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(10)) {
+        self.maxAttempts = maxAttempts
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+    }
+
+    /// No retries.
+    public static let none = RESTRetryPolicy(maxAttempts: 1)
+}
+
+/// A response as received, for ``RESTConfiguration/decodeResponse`` and errors.
+public struct RESTResponse: Sendable {
+    /// The request's method.
+    public let method: String
+    /// The request's URL.
+    public let url: URL
+    /// The status code.
+    public let status: Int
+    /// Header fields by lowercased name.
+    public let headers: [String: String]
+    /// The body.
+    public let body: Data
+
+    /// The value of a header (case-insensitive).
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// Query parameters in the plain style many APIs take: `key=value` for equality, a
+/// suffix per operator (`age_gt=30`), a repeated key for "one of" (`id=1&id=2`), a sort
+/// list (`sort=-age,name`) and `limit`/`offset` or `page`/`per_page`.
+///
+/// Conditions must be an `and` of those; `or`, `not`, null tests, text matching and
+/// "not in" are refused with ``RESTQueryError``. Empty ``operatorSuffixes`` allow equality
+/// only.
+public struct PlainQueryEncoder: RESTQueryEncoder {
+    /// How the window is sent.
+    public enum Paging: Sendable, Hashable {
+        /// `limit=…&offset=…`.
+        case limitOffset(limit: String, offset: String)
+        /// `page=…&per_page=…` (the offset must be a whole number of pages).
+        case pages(page: String, perPage: String)
+        /// Not at all: a query with a limit or offset is refused.
+        case none
+    }
+
+    /// The key suffix for each operator other than equality.
+    public var operatorSuffixes: [ComparisonOperator: String]
+    /// The sort parameter (`"sort"`); nil refuses ordered queries.
+    public var sortParameter: String?
+    /// How limit and offset are sent.
+    public var paging: Paging
+
+    /// An encoder; by default `_ne`, `_lt`, `_lte`, `_gt`, `_gte` suffixes, `sort`, and
+    /// `limit`/`offset`.
+    public init(
+        operatorSuffixes: [ComparisonOperator: String] = [
+            .notEqual: "_ne", .less: "_lt", .lessOrEqual: "_lte", .greater: "_gt", .greaterOrEqual: "_gte",
+        ],
+        sortParameter: String? = "sort", paging: Paging = .limitOffset(limit: "limit", offset: "offset")
+    ) {
+        self.operatorSuffixes = operatorSuffixes
+        self.sortParameter = sortParameter
+        self.paging = paging
+    }
+
+    /// Equality only (`?age=30`), no order, no paging.
+    public static let equalityOnly = PlainQueryEncoder(operatorSuffixes: [:], sortParameter: nil, paging: .none)
+
+    public func encode(_ query: RESTListQuery) throws(RESTQueryError) -> [URLQueryItem] {
+        var items: [URLQueryItem] = []
+        var reserved: Set<String> = []
+        if let sortParameter { reserved.insert(sortParameter) }
+        switch paging {
+        case .limitOffset(let limit, let offset): reserved.formUnion([limit, offset])
+        case .pages(let page, let perPage): reserved.formUnion([page, perPage])
+        case .none: break
+        }
+        var used: Set<String> = []
+        func add(_ name: String, _ value: String) throws(RESTQueryError) {
+            guard !reserved.contains(name) else {
+                throw RESTQueryError(part: "a condition on \(name)", reason: "\"\(name)\" is also a paging or sort parameter")
+            }
+            guard used.insert(name).inserted else {
+                throw RESTQueryError(part: "two conditions on \(name)", reason: "plain parameters hold one condition per key")
+            }
+            items.append(URLQueryItem(name: name, value: value))
+        }
+        func condition(_ predicate: QueryPredicate) throws(RESTQueryError) {
+            switch predicate {
+            case .and(let parts):
+                for part in parts { try condition(part) }
+            case .compare(let column, let op, let value):
+                let key = try query.key(for: column)
+                if op == .equal { return try add(key, query.text(value, column: column)) }
+                guard let suffix = operatorSuffixes[op] else {
+                    throw RESTQueryError(part: "\(query.name(column)) \(op.rawValue) \(value)", reason: "this encoder sends equality only")
+                }
+                try add(key + suffix, query.text(value, column: column))
+            case .between(let column, let low, let high):
+                try condition(.and([.compare(column: column, .greaterOrEqual, low), .compare(column: column, .lessOrEqual, high)]))
+            case .isIn(let column, let values):
+                let key = try query.key(for: column)
+                guard !values.isEmpty else { throw RESTQueryError(part: "\(query.name(column)) in []", reason: "an empty list has no plain form") }
+                guard !reserved.contains(key), used.insert(key).inserted else {
+                    throw RESTQueryError(part: "two conditions on \(key)", reason: "plain parameters hold one condition per key")
+                }
+                for value in values { items.append(URLQueryItem(name: key, value: try query.text(value, column: column))) }
+            case .or: throw RESTQueryError(part: "or", reason: "plain parameters combine conditions with and only")
+            case .not: throw RESTQueryError(part: "not", reason: "plain parameters have no negation")
+            case .isNull(let column), .isNotNull(let column):
+                throw RESTQueryError(part: "a null test on \(query.name(column))", reason: "plain parameters have no null test")
+            case .notIn(let column, _):
+                throw RESTQueryError(part: "\(query.name(column)) not in", reason: "plain parameters have no exclusion list")
+            case .text(let column, let op, _, _):
+                throw RESTQueryError(part: "text match (\(op.rawValue)) on \(query.name(column))", reason: "plain parameters have no text matching")
+            }
+        }
+        if let predicate = query.predicate { try condition(predicate) }
+        if !query.sort.isEmpty {
+            guard let sortParameter else { throw RESTQueryError(part: "an order", reason: "this encoder has no sort parameter") }
+            var keys: [String] = []
+            for key in query.sort { keys.append((key.ascending ? "" : "-") + (try query.key(for: key.column))) }
+            items.append(URLQueryItem(name: sortParameter, value: keys.joined(separator: ",")))
+        }
+        switch paging {
+        case .limitOffset(let limit, let offset):
+            if let value = query.limit { items.append(URLQueryItem(name: limit, value: String(value))) }
+            if query.offset > 0 { items.append(URLQueryItem(name: offset, value: String(query.offset))) }
+        case .pages(let page, let perPage):
+            items += try query.pages(page: page, perPage: perPage)
+        case .none:
+            if query.limit != nil || query.offset > 0 {
+                throw RESTQueryError(part: "a limit or offset", reason: "this encoder sends no paging parameters")
+            }
+        }
+        return items
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// A model's resolved routes: path templates and, for nested resources, the owner's
+/// foreign key column.
+struct RESTRoutes: Sendable {
+    /// A path template split into literal segments and `:column` placeholders.
+    struct Template: Sendable, CustomStringConvertible {
+        enum Segment: Sendable { case literal(String), value(column: Int, name: String) }
+        let segments: [Segment]
+        let description: String
+
+        init(_ text: String, schema: ModelSchema) throws(RESTError) {
+            var segments: [Segment] = []
+            for part in text.split(separator: "/") where !part.isEmpty {
+                if part.hasPrefix(":") {
+                    let name = String(part.dropFirst())
+                    guard let column = schema.index(ofColumn: name) else {
+                        throw RESTError(
+                            .route, model: schema.modelName,
+                            message: "the path template \"\(text)\" names :\(name), which is not a column")
+                    }
+                    segments.append(.value(column: column, name: name))
+                } else {
+                    segments.append(.literal(String(part)))
+                }
+            }
+            self.segments = segments
+            description = text
+        }
+
+        /// The columns the template needs.
+        var columns: [Int] {
+            segments.compactMap { if case .value(let column, _) = $0 { column } else { nil } }
+        }
+
+        /// The path with placeholders filled from `values` (row index → value); nil when
+        /// one is missing or null.
+        func path(_ values: (Int) -> ModelValue?) -> String? {
+            var out = ""
+            for segment in segments {
+                switch segment {
+                case .literal(let text): out += "/" + Self.escape(text)
+                case .value(let column, _):
+                    guard let value = values(column), !value.isNull else { return nil }
+                    out += "/" + Self.escape(Self.text(value))
+                }
+            }
+            return out
+        }
+
+        static func text(_ value: ModelValue) -> String {
+            switch value {
+            case .string(let s): s
+            case .uuid(let u): u.uuidString
+            default: ModelJSON.serialize(value)
+            }
+        }
+
+        private static func escape(_ text: String) -> String {
+            var allowed = CharacterSet.alphanumerics
+            allowed.insert(charactersIn: "-._~")
+            return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+        }
+    }
+
+    /// The flat collection and instance (or the shallow ones of a nested resource).
+    let collection: Template
+    let instance: Template
+    /// For a nested resource: the owner's foreign key column and the nested templates.
+    let nested: (foreignKey: Int, collection: Template, instance: Template)?
+    /// Whether the flat templates may be used (false for a nested, non-shallow resource).
+    let flatAllowed: Bool
+
+    init(schema: ModelSchema, resource: RESTResource) throws(RESTError) {
+        let table = schema.tableName
+        if let owner = resource.nestedUnder {
+            let relation: Relation?
+            do {
+                relation = try schema.relation(named: owner)
+            } catch {
+                throw RESTError(.route, model: schema.modelName, message: "resolving \(owner): \(error)")
+            }
+            guard let relation, relation.kind == .belongsTo else {
+                throw RESTError(.route, model: schema.modelName, message: "nestedUnder \"\(owner)\" is not a @BelongsTo relation")
+            }
+            let key = schema.columns[relation.foreignKey].name
+            let base = "\(relation.target.tableName)/:\(key)/\(table)"
+            nested = (
+                relation.foreignKey, try Template(resource.collectionPath ?? base, schema: schema),
+                try Template(resource.instancePath ?? base + "/:id", schema: schema)
+            )
+            collection = try Template(table, schema: schema)
+            instance = try Template(table + "/:id", schema: schema)
+            flatAllowed = resource.shallow
+        } else {
+            nested = nil
+            collection = try Template(resource.collectionPath ?? table, schema: schema)
+            instance = try Template(resource.instancePath ?? table + "/:id", schema: schema)
+            flatAllowed = true
+        }
+    }
+}
