@@ -41,7 +41,7 @@ import Testing
         return RESTAdapter(baseURL: server.baseURL)
     }
 
-    @Test(arguments: [ConformanceGroup.operators, .ordering, .eagerLoading, .crud, .ids, .writesByID])
+    @Test(arguments: [ConformanceGroup.operators, .ordering, .eagerLoading, .crud, .ids])
     func plainParameters(_ group: ConformanceGroup) async {
         let report = await Self.plain.run([group])
         for failure in report.failures { Issue.record(Comment(rawValue: failure.description)) }

@@ -57,6 +57,7 @@ public final class RESTTestServer: Sendable {
     }
 
     private let state: Locked<State>
+    private let stopping = StopSignal()
     private let http: Locked<HTTPServer?> = Locked(nil)
     /// The port the server listens on.
     public let port: Int
@@ -65,7 +66,8 @@ public final class RESTTestServer: Sendable {
     public init(options: Options = Options()) throws {
         let state = Locked(State(options: options))
         self.state = state
-        let server = try HTTPServer { request in Self.handle(request, state) }
+        let stopping = stopping
+        let server = try HTTPServer { request in Self.handle(request, state, stopping) }
         port = server.port
         http.withLock { $0 = server }
     }
@@ -78,6 +80,7 @@ public final class RESTTestServer: Sendable {
 
     /// Stops the server (closing open connections). Idempotent.
     public func stop() {
+        stopping.signal()
         let server = http.withLock { server in
             defer { server = nil }
             return server
@@ -118,7 +121,7 @@ public final class RESTTestServer: Sendable {
 
     // MARK: Handling
 
-    private static func handle(_ request: HTTPRequest, _ state: Locked<State>) -> HTTPResponse {
+    private static func handle(_ request: HTTPRequest, _ state: Locked<State>, _ stopping: StopSignal) -> HTTPResponse {
         let (fault, options) = state.withLock { state -> (PendingFault?, Options) in
             state.log.append(request)
             guard let k = state.faults.firstIndex(where: { $0.matches(request) }) else { return (nil, state.options) }
@@ -129,9 +132,10 @@ public final class RESTTestServer: Sendable {
         }
         if let fault {
             if let response = fault.response() { return response }
-            if case .delay(let duration) = fault.fault {
-                let (seconds, attoseconds) = duration.components
-                usleep(UInt32(max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)))
+            if case .delay(let duration) = fault.fault, stopping.wait(duration) {
+                var dropped = HTTPResponse(status: 503)
+                dropped.delivery = .closeWithoutResponse
+                return dropped
             }
         }
         if let tokens = options.acceptedTokens {
@@ -300,5 +304,30 @@ public final class RESTTestServer: Sendable {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}
+
+/// Wakes delayed requests when the server stops, so stopping never waits out a delay.
+///
+/// `@unchecked Sendable`: `stopped` is only touched while holding `condition`.
+private final class StopSignal: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var stopped = false
+
+    func signal() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits `duration` or until the server stops; true when it stopped.
+    func wait(_ duration: Duration) -> Bool {
+        let (seconds, attoseconds) = duration.components
+        let deadline = Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18)
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopped, condition.wait(until: deadline) {}
+        return stopped
     }
 }
