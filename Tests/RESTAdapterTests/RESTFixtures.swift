@@ -31,7 +31,7 @@ final class Gadget: Model {
 }
 
 /// A server and an adapter on it, stopped at the end of the test.
-struct RESTFixture: ~Copyable {
+final class RESTFixture {
     let server: RESTTestServer
     let adapter: RESTAdapter
 

@@ -35,6 +35,7 @@ extension RESTAdapter {
         var request = URLRequest(url: url)
         request.httpMethod = method
         for (name, value) in resource.headers { request.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in Self.currentHeaders ?? [:] { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
             let wrapped: ModelValue = resource.envelope.map { .dictionary([$0: .dictionary(body)]) } ?? .dictionary(body)
             request.httpBody = Data(ModelJSON.serialize(wrapped).utf8)

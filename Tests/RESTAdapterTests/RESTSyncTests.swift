@@ -1,0 +1,136 @@
+import ArrayAdapter
+import Foundation
+import RESTAdapter
+import RESTTestServer
+import SQLiteAdapter
+import Testing
+
+/// Pull with each merge policy, push with server ids, offline work.
+@Suite struct RESTSyncTests {
+    final class Note: Model {
+        @Column var title: String = ""
+        @Column var updatedAt: Date?
+        @HasMany var tags: Children<Tag>
+        init() {}
+    }
+
+    final class Tag: Model {
+        @Column var label: String = ""
+        @BelongsTo var note: Note?
+        init() {}
+    }
+
+    static let earlier = "2026-01-01T00:00:00.000Z"
+    static let later = "2026-06-01T00:00:00.000Z"
+
+    func fixture() throws -> (RESTFixture, RESTSync) {
+        let f = try RESTFixture(nested: false)
+        let sync = RESTSync(remote: f.adapter, local: try SQLiteAdapter())
+        try sync.track(Note.self)
+        try sync.track(Tag.self)
+        return (f, sync)
+    }
+
+    @Test func pullInsertsUpdatesAndSkipsWithAReport() throws {
+        let (f, sync) = try fixture()
+        f.server.seed("notes", [["title": "a", "updated_at": .string(Self.earlier)], ["title": "b", "updated_at": .string(Self.earlier)]])
+        #expect(try sync.pull(Note.self) == { var r = SyncReport(); r.inserted = 2; return r }())
+        f.server.seed("notes", [["title": "c"]])
+        let again = try sync.pull(Note.self)
+        #expect(again.inserted == 1 && again.skipped == 2)
+        #expect(try Note.all(in: sync.store).map(\.title) == ["a", "b", "c"])
+        #expect(try sync.pendingChanges() == 0, "pulled records are not changes to push")
+    }
+
+    @Test func mergePolicies() throws {
+        let (f, sync) = try fixture()
+        f.server.seed("notes", [["title": "server", "updated_at": .string(Self.later)]])
+        try sync.pull(Note.self)
+        let mine = try #require(try Note.find(1, in: sync.store))
+        mine.title = "local"
+        try mine.save()  // updated_at: now, later than the server's
+
+        let kept = try sync.pull(Note.self, policy: .newestWins)
+        #expect(kept.conflicts == [SyncConflict(model: "Note", id: 1, resolution: .keepLocal)])
+        #expect(try Note.find(1, in: sync.store)?.title == "local")
+
+        let custom = try sync.pull(Note.self, policy: .custom { _, remote in remote["title"] == "server" ? .takeRemote : .keepLocal })
+        #expect(custom.updated == 1)
+        #expect(try Note.find(1, in: sync.store)?.title == "server")
+        #expect(try sync.pendingChanges() == 0, "taking the remote version drops the local change")
+
+        let edited = try #require(try Note.find(1, in: sync.store))
+        edited.title = "mine again"
+        try edited.save()
+        #expect(try sync.pull(Note.self, policy: .keepLocal).skipped == 1)
+        #expect(try sync.pull(Note.self, policy: .takeRemote).updated == 1)
+        #expect(try Note.find(1, in: sync.store)?.title == "server")
+    }
+
+    @Test func pushSendsChangesAndTakesServerIds() throws {
+        let (f, sync) = try fixture()
+        f.server.seed("notes", [["title": "existing"]])
+        try sync.pull(Note.self)
+        try ModelStore.using(sync.store) {
+            let note = try Note.create(["title": "new"])
+            #expect((note.id ?? 0) < 0, "a temporary id until pushed")
+            let tag = Tag()
+            tag.label = "t"
+            tag.note = note
+            try tag.save()
+            let existing = try #require(try Note.find(1))
+            existing.title = "edited"
+            try existing.save()
+        }
+        #expect(try sync.pendingChanges() == 3)
+        let report = try sync.push()
+        #expect(report.inserted == 2 && report.updated == 1)
+        #expect(try sync.pendingChanges() == 0)
+        #expect(f.server.objects(in: "notes").map { $0["title"] } == ["edited", "new"])
+        let newID = try #require(f.server.objects(in: "notes").last?["id"])
+        #expect(f.server.objects(in: "tags").first?["note_id"] == newID, "the child was sent with its parent's server id")
+        let local = try ModelStore.using(sync.store) { try Note.order(by: \.title).all() }
+        #expect(local.map { ModelValue.int($0.id ?? 0) } == [1, newID], "the local record took the server's id")
+        #expect(f.server.requests.filter { $0.method == "POST" }.allSatisfy { $0.header("Idempotency-Key") != nil })
+    }
+
+    @Test func offlineWritesWaitForTheNextPush() throws {
+        let (f, sync) = try fixture()
+        f.server.seed("notes", [["title": "one"], ["title": "two"]])
+        try sync.pull(Note.self)
+        f.server.stop()  // the server is unreachable
+        try ModelStore.using(sync.store) {
+            _ = try Note.create(["title": "offline"])
+            _ = try Note.find(2)?.delete()
+            #expect(try Note.count() == 2, "queries run on the local store")
+        }
+        #expect(throws: RESTError.self) { try sync.push() }
+        #expect(try sync.pendingChanges() == 2, "nothing lost")
+
+        let back = try RESTFixture(nested: false)  // a new server stands in for the recovered one
+        back.server.seed("notes", [["title": "one"], ["title": "two"]])
+        let recovered = RESTSync(remote: back.adapter, local: sync.store.local)
+        try recovered.track(Note.self)
+        let report = try recovered.push()
+        #expect(report.inserted == 1 && report.deleted == 1)
+        #expect(back.server.objects(in: "notes").map { $0["title"] } == ["one", "offline"])
+    }
+
+    @Test func aPushRetriedAfterALostResponseCreatesOnce() throws {
+        let (f, sync) = try fixture()
+        _ = try Note.create(["title": "once"], in: sync.store)
+        f.server.inject(.dropConnectionMidBody, method: "POST")  // created, but the answer is lost
+        try sync.push()
+        #expect(f.server.objects(in: "notes").count == 1)
+    }
+
+    @Test func deletingMissingRemovesWhatTheServerDropped() throws {
+        let (f, sync) = try fixture()
+        f.server.seed("notes", [["title": "keep"], ["title": "gone"]])
+        try sync.pull(Note.self)
+        _ = try f.adapter.delete(id: 2, from: Note.schema)
+        let report = try sync.pull(Note.self, deletingMissing: true)
+        #expect(report.deleted == 1)
+        #expect(try Note.all(in: sync.store).map(\.title) == ["keep"])
+    }
+}
