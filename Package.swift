@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ModelEngine", targets: ["ModelEngine"]),
         .executable(name: "TaskManager", targets: ["TaskManager"]),
         .executable(name: "QuickStart", targets: ["QuickStart"]),
+        .executable(name: "RESTSync", targets: ["RESTSync"]),
     ],
     targets: [
         .target(name: "ModelCore"),
@@ -44,6 +45,8 @@ let package = Package(
         .target(name: "AdapterConformance", dependencies: coreModules),
         .executableTarget(name: "TaskManager", dependencies: ["SQLiteAdapter"], path: "Examples/TaskManager"),
         .executableTarget(name: "QuickStart", dependencies: ["ArrayAdapter"], path: "Examples/QuickStart"),
+        .executableTarget(
+            name: "RESTSync", dependencies: ["RESTAdapter", "RESTTestServer", "SQLiteAdapter"], path: "Examples/RESTSync"),
         .testTarget(name: "ModelCoreTests", dependencies: ["ModelCore", "ArrayAdapter", "TestSupport"]),
         .testTarget(name: "ModelValidationTests", dependencies: ["ModelValidation", "ArrayAdapter"]),
         .testTarget(name: "ModelQueryTests", dependencies: ["ModelQuery", "ModelEngine", "ArrayAdapter", "TestSupport"]),

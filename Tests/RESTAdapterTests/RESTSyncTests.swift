@@ -133,4 +133,13 @@ import Testing
         #expect(report.deleted == 1)
         #expect(try Note.all(in: sync.store).map(\.title) == ["keep"])
     }
+
+    @Test func anAssignedIDAlreadyStoredLocallyTakesThePushedVersion() throws {
+        let (f, sync) = try fixture()
+        _ = try Note.create(["title": "mine"], in: sync.store)
+        _ = try sync.store.local.insert([.int(1), .string("stale copy"), .null], into: Note.schema)  // as if pulled
+        try sync.push()  // the server assigns id 1
+        #expect(try Note.all(in: sync.store).map(\.title) == ["mine"])
+        #expect(f.server.objects(in: "notes").map { $0["title"] } == ["mine"])
+    }
 }

@@ -182,7 +182,12 @@ public final class RESTSync: Sendable {
         let local = store.local
         var moved = row
         moved[0] = new
-        _ = try local.insert(moved, into: schema)
+        if try local.find(id: new, in: schema) != nil {
+            // Pulled meanwhile: the same server record; ours is what the server now holds.
+            try local.update(moved, changedColumns: Array(1..<moved.count), in: schema)
+        } else {
+            _ = try local.insert(moved, into: schema)
+        }
         for child in schemas.withLock({ Array($0.values) }) {
             for relation in try child.relations() where relation.kind == .belongsTo && relation.target === schema {
                 _ = try local.update(
