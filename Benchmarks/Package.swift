@@ -16,6 +16,8 @@ let package = Package(
                 .product(name: "ArrayAdapter", package: "SwiftModel"),
                 .product(name: "SQLiteAdapter", package: "SwiftModel"),
                 .product(name: "FileAdapter", package: "SwiftModel"),
+                .product(name: "RESTAdapter", package: "SwiftModel"),
+                .product(name: "RESTTestServer", package: "SwiftModel"),
                 "CSQLiteRaw",
             ]
         ),

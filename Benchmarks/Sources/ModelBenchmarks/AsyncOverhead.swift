@@ -91,7 +91,7 @@ private func syncSaves(_ records: [Person]) throws {
 }
 
 /// An error carried out of the benchmark's task.
-private final class FailureBox: @unchecked Sendable {
+final class FailureBox: @unchecked Sendable {
     // `@unchecked Sendable`: `error` is only touched while holding `lock`.
     private let lock = NSLock()
     private var error: (any Error)?

@@ -182,6 +182,7 @@ struct ModelBenchmarks {
             case "--micro": try Micro.run(); return
             case "--micro-sqlite": try MicroSQLite.run(); return
             case "--async": try AsyncOverhead.run(arguments.popFirst().flatMap(Int.init) ?? 100_000); return
+            case "--rest": try RESTWorkloads.run(arguments.popFirst().flatMap(Int.init) ?? 1_000); return
             case "--tx-memory": try TransactionMemory.run(arguments.popFirst().flatMap(Int.init) ?? 200_000); return
             case "--only": only = arguments.popFirst()
             case "--adapter": adapter = arguments.popFirst()
