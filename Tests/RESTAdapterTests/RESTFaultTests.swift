@@ -156,4 +156,21 @@ import Testing
         #expect(missing?.kind == .notFound)
         #expect(try f.adapter.delete(id: .int(9), from: Company.schema) == false)
     }
+
+    /// On Linux, libcurl resends a request whose reused connection closed without a reply,
+    /// but FoundationNetworking cannot rewind the body, so the resent POST stalls: the
+    /// adapter's own attempt timeout is what ends it.
+    @Test func aPOSTOnAReusedConnectionClosedWithoutReplyEndsAtTheAttemptTimeout() throws {
+        let f = try RESTFixture {
+            $0.retry = .none
+            $0.requestTimeout = .seconds(1)
+        }
+        f.server.seed("companies", [["name": "Acme"]])
+        _ = try Company.find(1, in: f.adapter)  // opens the keep-alive connection
+        f.server.inject(.closeWithoutResponse, method: "POST")
+        let start = ContinuousClock.now
+        let error = #expect(throws: RESTError.self) { try Company.create(["name": "x"], in: f.adapter) }
+        #expect(error?.kind == .timeout || error?.kind == .transport)
+        #expect(ContinuousClock.now - start < .seconds(3))
+    }
 }
