@@ -107,27 +107,7 @@ package final class GraphReader {
     private func columnValue<M: ModelProtocol>(
         _ raw: ModelValue, _ planned: SerializationPlan.PlannedColumn, record: M, plan: SerializationPlan
     ) throws(SerializationError) -> ModelValue {
-        let column = planned.column
-        var value = raw
-        if let transformer = planned.transformer {
-            do {
-                value = try transformer.decode(value)
-            } catch {
-                throw failure(
-                    .invalidValue, plan.schema, key: planned.key, expected: column.castTarget.description, found: raw,
-                    "the transformer refused it: \(error)")
-            }
-        }
-        do {
-            value = try JSONForms.decode(value, type: column.type, elementType: column.elementType, dates: plan.dates)
-            return try record.castForColumn(value, at: planned.slot)
-        } catch let error as CastError {
-            throw failure(
-                .typeMismatch, plan.schema, key: planned.key, expected: column.castTarget.description, found: raw, error.reason)
-        } catch {
-            throw failure(
-                .typeMismatch, plan.schema, key: planned.key, expected: column.castTarget.description, found: raw, "\(error)")
-        }
+        try plan.read(raw, planned, keyPath: path.rendered(appending: planned.key))
     }
 
     // MARK: Relations

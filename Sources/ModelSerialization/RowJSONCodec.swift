@@ -120,25 +120,7 @@ public struct RowJSONCodec: Sendable {
         var row = schema.newRecordValues()
         for planned in plan.columns {
             guard let raw = object[planned.key] else { continue }
-            let column = planned.column
-            var value = raw
-            if let transformer = planned.transformer {
-                do {
-                    value = try transformer.decode(value)
-                } catch {
-                    throw failure(
-                        .invalidValue, key: planned.key, expected: column.castTarget.description, found: raw,
-                        "the transformer refused it: \(error)")
-                }
-            }
-            do {
-                value = try JSONForms.decode(value, type: column.type, elementType: column.elementType, dates: plan.dates)
-                row[planned.slot] = try schema.castForAssignment(value, at: planned.slot)
-            } catch let error as CastError {
-                throw failure(.typeMismatch, key: planned.key, expected: column.castTarget.description, found: raw, error.reason)
-            } catch {
-                throw failure(.typeMismatch, key: planned.key, expected: column.castTarget.description, found: raw, "\(error)")
-            }
+            row[planned.slot] = try plan.read(raw, planned, keyPath: planned.key)
         }
         return row
     }

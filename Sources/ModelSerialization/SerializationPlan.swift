@@ -154,6 +154,35 @@ package final class SerializationPlan: Sendable {
     }
 }
 
+extension SerializationPlan {
+    /// A JSON value read for a column: its transformer, then the JSON forms (dates from
+    /// numbers, data from base64), then the column's casting rules. Errors name `keyPath`.
+    func read(_ raw: ModelValue, _ planned: PlannedColumn, keyPath: String) throws(SerializationError) -> ModelValue {
+        let column = planned.column
+        func failure(_ kind: SerializationError.Kind, _ message: String) -> SerializationError {
+            SerializationError(
+                kind, model: schema.modelName, keyPath: keyPath, expected: column.castTarget.description, found: raw,
+                message: message)
+        }
+        var value = raw
+        if let transformer = planned.transformer {
+            do {
+                value = try transformer.decode(value)
+            } catch {
+                throw failure(.invalidValue, "the transformer refused it: \(error)")
+            }
+        }
+        do {
+            value = try JSONForms.decode(value, type: column.type, elementType: column.elementType, dates: dates)
+            return try schema.castForAssignment(value, at: planned.slot)
+        } catch let error as CastError {
+            throw failure(.typeMismatch, error.reason)
+        } catch {
+            throw failure(.typeMismatch, "\(error)")
+        }
+    }
+}
+
 /// The compiled plans, one per model type, built on first use.
 package enum SerializationPlans {
     private static let plans = Locked<[ObjectIdentifier: Result<SerializationPlan, SerializationError>]>([:])
