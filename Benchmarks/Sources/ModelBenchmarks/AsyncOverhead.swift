@@ -7,16 +7,7 @@ import SQLiteAdapter
 /// adapter), and concurrent async readers on SQLite against the same reads done one after
 /// another synchronously.
 enum AsyncOverhead {
-    static func run(_ n: Int) throws {
-        let done = DispatchSemaphore(value: 0)
-        let failure = FailureBox()
-        Task {
-            do { try await measure(n) } catch { failure.set(error) }
-            done.signal()
-        }
-        done.wait()
-        if let error = failure.get() { throw error }
-    }
+    static func run(_ n: Int) throws { try runAsync { try await measure(n) } }
 
     private static func measure(_ n: Int) async throws {
         let (store, _) = try seededStore(n)
@@ -90,8 +81,20 @@ private func syncSaves(_ records: [Person]) throws {
     }
 }
 
+/// Runs an async benchmark from the synchronous entry point and waits for it.
+func runAsync(_ body: @escaping @Sendable () async throws -> Void) throws {
+    let done = DispatchSemaphore(value: 0)
+    let failure = FailureBox()
+    Task {
+        do { try await body() } catch { failure.set(error) }
+        done.signal()
+    }
+    done.wait()
+    if let error = failure.get() { throw error }
+}
+
 /// An error carried out of the benchmark's task.
-final class FailureBox: @unchecked Sendable {
+private final class FailureBox: @unchecked Sendable {
     // `@unchecked Sendable`: `error` is only touched while holding `lock`.
     private let lock = NSLock()
     private var error: (any Error)?

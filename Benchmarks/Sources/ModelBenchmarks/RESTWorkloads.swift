@@ -17,16 +17,7 @@ enum RESTWorkloads {
         init() {}
     }
 
-    static func run(_ n: Int) throws {
-        let done = DispatchSemaphore(value: 0)
-        let failure = FailureBox()
-        Task {
-            do { try await measure(n) } catch { failure.set(error) }
-            done.signal()
-        }
-        done.wait()
-        if let error = failure.get() { throw error }
-    }
+    static func run(_ n: Int) throws { try runAsync { try await measure(n) } }
 
     private static func measure(_ n: Int) async throws {
         let server = try RESTTestServer()

@@ -26,6 +26,8 @@ extension RESTAdapter {
         return allowed
     }()
 
+    /// `text` percent-encoded for a path segment or a query item: only unreserved
+    /// characters stay as they are.
     static func escape(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? text
     }

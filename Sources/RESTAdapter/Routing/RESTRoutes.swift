@@ -39,10 +39,10 @@ struct RESTRoutes: Sendable {
             var out = ""
             for segment in segments {
                 switch segment {
-                case .literal(let text): out += "/" + Self.escape(text)
+                case .literal(let text): out += "/" + RESTAdapter.escape(text)
                 case .value(let column, _):
                     guard let value = values(column), !value.isNull else { return nil }
-                    out += "/" + Self.escape(Self.text(value))
+                    out += "/" + RESTAdapter.escape(Self.text(value))
                 }
             }
             return out
@@ -54,12 +54,6 @@ struct RESTRoutes: Sendable {
             case .uuid(let u): u.uuidString
             default: ModelJSON.serialize(value)
             }
-        }
-
-        private static func escape(_ text: String) -> String {
-            var allowed = CharacterSet.alphanumerics
-            allowed.insert(charactersIn: "-._~")
-            return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
         }
     }
 
