@@ -30,6 +30,8 @@ let package = Package(
         .target(name: "ModelQuery", dependencies: ["ModelCore", "ModelEngine"]),
         // JSON, dictionaries, Codable and import: above queries, reading relations through them.
         .target(name: "ModelSerialization", dependencies: ["ModelCore", "ModelQuery"]),
+        // The SQL compiler and quoting the SQL adapters share, spelled per database by a dialect.
+        .target(name: "ModelSQL", dependencies: ["ModelCore", "ModelEngine"]),
         .target(name: "ArrayAdapter", dependencies: coreModules + ["ModelEngine"]),
         .target(name: "FileAdapter", dependencies: coreModules + ["ArrayAdapter"]),
         // Named so that no client package (or another dependency, GRDB's included) picks the
@@ -39,7 +41,7 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
         ),
-        .target(name: "SQLiteAdapter", dependencies: coreModules + ["ModelEngine", "SwiftModelCSQLite"]),
+        .target(name: "SQLiteAdapter", dependencies: coreModules + ["ModelEngine", "ModelSQL", "SwiftModelCSQLite"]),
         .target(name: "RESTAdapter", dependencies: coreModules + ["ModelEngine"]),
         .target(name: "RESTTestServer", dependencies: ["ModelCore"]),
         .target(name: "AdapterConformance", dependencies: coreModules),

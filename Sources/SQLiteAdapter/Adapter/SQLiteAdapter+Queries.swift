@@ -1,3 +1,4 @@
+import ModelSQL
 import SwiftModelCSQLite
 
 extension SQLiteAdapter {
@@ -5,7 +6,7 @@ extension SQLiteAdapter {
     /// query's keys and then `rowid` (store order for ties).
     public func fetch(_ query: StoreQuery) throws -> [[ModelValue]] {
         let mapping = try mapping(for: query.schema)
-        let (sql, arguments) = try SQLCompiler.select(query, columns: mapping.columnList, dates: mapping.dates)
+        let (sql, arguments) = try SQLiteCompiler.select(query, .shared, columns: mapping.columnList, dates: mapping.dates)
         let layout = mapping.layout
         return try reading { db in
             try db.query(sql, arguments) { statement in
@@ -19,7 +20,7 @@ extension SQLiteAdapter {
     /// `SELECT count(*)` of the rows matching `query` (limit and offset apply).
     public func count(_ query: StoreQuery) throws -> Int {
         let mapping = try mapping(for: query.schema)
-        let (sql, arguments) = try SQLCompiler.count(query, dates: mapping.dates)
+        let (sql, arguments) = try SQLiteCompiler.count(query, .shared, dates: mapping.dates)
         return try reading { db in
             try db.query(sql, arguments) { statement in
                 try statement.step() ? Int(sqlite3_column_int64(statement.handle, 0)) : 0
@@ -30,7 +31,7 @@ extension SQLiteAdapter {
     /// Deletes the rows matching `query` in one `DELETE` statement.
     public func delete(_ query: StoreQuery) throws -> Int {
         let mapping = try mapping(for: query.schema)
-        let (sql, arguments) = try SQLCompiler.delete(query, dates: mapping.dates)
+        let (sql, arguments) = try SQLiteCompiler.delete(query, .shared, dates: mapping.dates)
         return try writing { db in try db.run(sql, arguments) }
     }
 
@@ -40,8 +41,8 @@ extension SQLiteAdapter {
         let mapping = try mapping(for: query.schema)
         try query.schema.checkUpdate(values)
         if values.isEmpty { return 0 }
-        let (sql, arguments) = try SQLCompiler.update(
-            query, set: values.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, dates: mapping.dates)
+        let (sql, arguments) = try SQLiteCompiler.update(
+            query, .shared, set: values.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, dates: mapping.dates)
         return try writing { db in try db.run(sql, arguments) }
     }
 
@@ -54,7 +55,7 @@ extension SQLiteAdapter {
         let mapping = try mapping(for: query.schema)
         let aggregate = try query.checkedAggregate()
         let schema = query.schema
-        let (sql, arguments) = try SQLCompiler.aggregate(query, aggregate, dates: mapping.dates)
+        let (sql, arguments) = try SQLiteCompiler.aggregate(query, aggregate, .shared, dates: mapping.dates)
         let keyColumns = aggregate.groupBy.map { schema.columns[$0] }
         let valueColumn = aggregate.column.map { schema.columns[$0] }
         do {
@@ -85,43 +86,6 @@ extension SQLiteAdapter {
             let column = valueColumn?.name ?? "?"
             throw StoreError(.storage, table: schema.tableName, message: "integer overflow in sum(\(column))")
         }
-    }
-}
-
-extension SQLCompiler {
-    /// `SELECT keys…, fn(column) FROM (selected rows) GROUP BY keys ORDER BY keys`.
-    static func aggregate(_ query: StoreQuery, _ aggregate: Aggregate, dates: [DateStorage?] = []) throws
-        -> (String, [ModelValue])
-    {
-        let schema = query.schema
-        func name(_ index: Int) -> String { SQLText.quote(schema.columns[index].name) }
-        let target = aggregate.column.map(name) ?? "*"
-        let function: String
-        switch aggregate.function {
-        case .count: function = "count(\(target))"
-        case .sum: function = "sum(\(target))"
-        case .average: function = "avg(\(target))"
-        case .min: function = "min(\(target))"
-        case .max: function = "max(\(target))"
-        }
-        let keys = aggregate.groupBy.map(name)
-        let source: String
-        var arguments: [ModelValue] = []
-        if isWindowed(query) {
-            let (inner, innerArguments) = try select(query, columns: "*", dates: dates)
-            source = "(\(inner))"
-            arguments = innerArguments
-        } else {
-            var compiler = SQLCompiler(schema, dates: dates)
-            source = SQLText.quote(schema.tableName) + (try compiler.whereClause(query))
-            arguments = compiler.arguments
-        }
-        var sql = "SELECT " + (keys + [function]).joined(separator: ", ") + " FROM " + source
-        if !keys.isEmpty {
-            let list = keys.joined(separator: ", ")
-            sql += " GROUP BY \(list) ORDER BY \(list)"
-        }
-        return (sql, arguments)
     }
 }
 

@@ -1,3 +1,5 @@
+import ModelSQL
+
 /// Everything the adapter needs to store one model in one table, computed once per schema:
 /// the SQL of the hot paths and the DDL.
 struct TableMapping: @unchecked Sendable {
@@ -29,7 +31,7 @@ struct TableMapping: @unchecked Sendable {
         convertsDates = dates.contains { $0 != nil && $0 != .secondsSinceReferenceDate }
         layout = RowLayout(schema, dates: dates)
         columnList = schema.columns.map { SQLText.quote($0.name) }.joined(separator: ", ")
-        insertSQL = "INSERT INTO \(table) (\(columnList)) VALUES (\(SQLText.placeholders(schema.columns.count)))"
+        insertSQL = "INSERT INTO \(table) (\(columnList)) VALUES (\(SQLiteDialect.placeholders(schema.columns.count)))"
         let id = SQLText.quote(schema.columns[0].name)
         findSQL = "SELECT \(columnList) FROM \(table) WHERE \(id) = ?"
         deleteSQL = "DELETE FROM \(table) WHERE \(id) = ?"
@@ -76,9 +78,9 @@ struct TableMapping: @unchecked Sendable {
             // A new NOT NULL column needs a default for the rows already stored: the
             // declared default, or the property's initial value evaluated once.
             let value = forAdding ? column.defaultValue.makeValue() : defaultLiteral(column)
-            if let value, !value.isNull, let literal = SQLText.literal(stored(value, index)) { sql += " DEFAULT " + literal }
+            if let value, !value.isNull, let literal = SQLiteDialect.literal(stored(value, index)) { sql += " DEFAULT " + literal }
         } else if case .literal(let value) = column.defaultValue, !value.isNull,
-            let literal = SQLText.literal(stored(value, index))
+            let literal = SQLiteDialect.literal(stored(value, index))
         {
             sql += " DEFAULT " + literal
         }

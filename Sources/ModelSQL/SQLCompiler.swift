@@ -1,0 +1,117 @@
+import ModelCore
+import ModelEngine
+
+/// Compiles a ``StoreQuery`` into one SQL statement with bound arguments, with the
+/// semantics of ``QueryEngine`` (the conformance suite and the differential tests compare
+/// the two on every SQL adapter):
+///
+/// - comparisons, `IN`, `BETWEEN` and `IS NULL` map to SQL's own (same three-valued
+///   logic); `in []` is false and `notIn []` true;
+/// - text matching on a column that is not a string is false (unknown when null); the
+///   dialect renders the match itself (``SQLDialect/textMatch(_:_:_:caseInsensitive:bind:)``);
+/// - every `ORDER BY` puts nulls first ascending and ends with the dialect's row key, so
+///   ties keep store order.
+///
+/// The statement builders (`select`, `count`, `delete`, `update`, `aggregate`) are in
+/// `SQLCompiler+Statements.swift`.
+package struct SQLCompiler<Dialect: SQLDialect> {
+    /// The values bound so far, in placeholder order.
+    package var arguments: [ModelValue] = []
+    package let schema: ModelSchema
+    package let dialect: Dialect
+    /// Per column, how the table stores dates (nil: natively or not a date): date values
+    /// compared with or assigned to a column are bound in its storage.
+    package let dates: [DateStorage?]
+
+    package init(_ schema: ModelSchema, _ dialect: Dialect, dates: [DateStorage?] = []) {
+        self.schema = schema
+        self.dialect = dialect
+        self.dates = dates
+    }
+
+    package func column(_ index: Int) throws -> String {
+        guard schema.columns.indices.contains(index) else {
+            throw StoreError(.invalidRequest, table: schema.tableName, message: "column index \(index) out of range")
+        }
+        return SQLText.quote(schema.columns[index].name)
+    }
+
+    package mutating func bind(_ value: ModelValue) -> String {
+        arguments.append(value)
+        return dialect.placeholder(arguments.count)
+    }
+
+    /// Binds a value compared with or assigned to column `index`, in its date storage.
+    package mutating func bind(_ value: ModelValue, column index: Int) -> String {
+        if case .date(let date) = value, index < dates.count, let storage = dates[index] {
+            return bind(storage.stored(date))
+        }
+        return bind(value)
+    }
+
+    /// The `WHERE` clause body for `predicate`.
+    package mutating func condition(_ predicate: QueryPredicate) throws -> String {
+        switch predicate {
+        case .compare(let index, let op, let value):
+            return "\(try column(index)) \(op.rawValue) \(bind(value, column: index))"
+        case .isNull(let index):
+            return "\(try column(index)) IS NULL"
+        case .isNotNull(let index):
+            return "\(try column(index)) IS NOT NULL"
+        case .isIn(let index, let values):
+            if values.isEmpty { return dialect.falseCondition }
+            let name = try column(index)
+            return "\(name) IN (\(values.map { bind($0, column: index) }.joined(separator: ", ")))"
+        case .notIn(let index, let values):
+            if values.isEmpty { return dialect.trueCondition }
+            let name = try column(index)
+            return "\(name) NOT IN (\(values.map { bind($0, column: index) }.joined(separator: ", ")))"
+        case .between(let index, let low, let high):
+            let name = try column(index)
+            return "\(name) BETWEEN \(bind(low, column: index)) AND \(bind(high, column: index))"
+        case .text(let index, let op, let text, let caseInsensitive):
+            let name = try column(index)
+            let type = schema.columns[index].type
+            guard type == .string || type == .text else {
+                return "(CASE WHEN \(name) IS NULL THEN NULL ELSE \(dialect.falseCondition) END)"
+            }
+            return dialect.textMatch(name, op, text, caseInsensitive: caseInsensitive) { bind($0) }
+        case .and(let parts):
+            if parts.isEmpty { return dialect.trueCondition }
+            return "(" + (try parts.map { try condition($0) }.joined(separator: " AND ")) + ")"
+        case .or(let parts):
+            if parts.isEmpty { return dialect.falseCondition }
+            return "(" + (try parts.map { try condition($0) }.joined(separator: " OR ")) + ")"
+        case .not(let inner):
+            return "NOT (\(try condition(inner)))"
+        }
+    }
+
+    /// ` WHERE …` (empty without a predicate).
+    package mutating func whereClause(_ query: StoreQuery) throws -> String {
+        guard let predicate = query.predicate else { return "" }
+        return " WHERE " + (try condition(predicate))
+    }
+
+    /// ` ORDER BY …, <row key>` (store order for ties).
+    package func orderClause(_ query: StoreQuery) throws -> String {
+        var keys = try query.sort.map { dialect.orderKey(try column($0.column), ascending: $0.ascending) }
+        keys.append(dialect.rowKey(schema))
+        return " ORDER BY " + keys.joined(separator: ", ")
+    }
+
+    /// ` LIMIT … OFFSET …` when the query pages (a negative limit selects nothing, as in
+    /// memory).
+    package mutating func windowClause(_ query: StoreQuery) -> String {
+        guard Self.isWindowed(query) else { return "" }
+        let limit = query.limit.map { bind(.int(Int64(max(0, $0)))) }
+        let offset = query.offset > 0 ? bind(.int(Int64(query.offset))) : nil
+        return dialect.window(limit: limit, offset: offset)
+    }
+
+    /// Whether the query selects a window of an ordering (so a subquery is needed before
+    /// counting, deleting or aggregating).
+    package static func isWindowed(_ query: StoreQuery) -> Bool {
+        query.limit != nil || query.offset > 0
+    }
+}
