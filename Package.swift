@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "FileAdapter", targets: ["FileAdapter"]),
         .library(name: "SQLiteAdapter", targets: ["SQLiteAdapter"]),
         .library(name: "RESTAdapter", targets: ["RESTAdapter"]),
+        .library(name: "PostgresAdapter", targets: ["PostgresAdapter"]),
         .library(name: "AdapterConformance", targets: ["AdapterConformance"]),
         // An in-process JSON resource server with fault injection, for testing REST clients.
         .library(name: "RESTTestServer", targets: ["RESTTestServer"]),
@@ -42,6 +43,12 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
         ),
         .target(name: "SQLiteAdapter", dependencies: coreModules + ["ModelEngine", "ModelSQL", "SwiftModelCSQLite"]),
+        .systemLibrary(
+            name: "SwiftModelCLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
+        .target(name: "PostgresAdapter", dependencies: coreModules + ["ModelEngine", "ModelSQL", "SwiftModelCLibPQ"]),
         .target(name: "RESTAdapter", dependencies: coreModules + ["ModelEngine"]),
         .target(name: "RESTTestServer", dependencies: ["ModelCore"]),
         .target(name: "AdapterConformance", dependencies: coreModules),
@@ -75,7 +82,10 @@ let package = Package(
             dependencies: ["RESTAdapter", "RESTTestServer", "ArrayAdapter", "SQLiteAdapter", "FileAdapter", "AdapterConformance"]),
         .testTarget(
             name: "DifferentialTests",
-            dependencies: ["ArrayAdapter", "FileAdapter", "SQLiteAdapter", "AdapterConformance", "TestSupport"]),
+            dependencies: ["ArrayAdapter", "FileAdapter", "SQLiteAdapter", "PostgresAdapter", "AdapterConformance", "TestSupport"]),
+        .testTarget(
+            name: "PostgresAdapterTests",
+            dependencies: ["PostgresAdapter", "ArrayAdapter", "SQLiteAdapter", "AdapterConformance", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -53,22 +53,29 @@ package struct SQLCompiler<Dialect: SQLDialect> {
     package mutating func condition(_ predicate: QueryPredicate) throws -> String {
         switch predicate {
         case .compare(let index, let op, let value):
-            return "\(try column(index)) \(op.rawValue) \(bind(value, column: index))"
+            let name = try column(index)
+            if value.isNull { return "\(name) \(op.rawValue) \(bind(value, column: index))" }
+            guard let operand = dialect.operand(name, schema.columns[index].type, comparedWith: value) else {
+                // Incomparable kinds: unequal, and unordered (unknown).
+                switch op {
+                case .equal: return unlessNull(name, dialect.falseCondition)
+                case .notEqual: return unlessNull(name, dialect.trueCondition)
+                default: return "NULL"
+                }
+            }
+            return "\(operand) \(op.rawValue) \(bind(value, column: index))"
         case .isNull(let index):
             return "\(try column(index)) IS NULL"
         case .isNotNull(let index):
             return "\(try column(index)) IS NOT NULL"
         case .isIn(let index, let values):
             if values.isEmpty { return dialect.falseCondition }
-            let name = try column(index)
-            return "\(name) IN (\(values.map { bind($0, column: index) }.joined(separator: ", ")))"
+            return try membership(index, values, negated: false)
         case .notIn(let index, let values):
             if values.isEmpty { return dialect.trueCondition }
-            let name = try column(index)
-            return "\(name) NOT IN (\(values.map { bind($0, column: index) }.joined(separator: ", ")))"
+            return try membership(index, values, negated: true)
         case .between(let index, let low, let high):
-            let name = try column(index)
-            return "\(name) BETWEEN \(bind(low, column: index)) AND \(bind(high, column: index))"
+            return try condition(.and([.compare(column: index, .greaterOrEqual, low), .compare(column: index, .lessOrEqual, high)]))
         case .text(let index, let op, let text, let caseInsensitive):
             let name = try column(index)
             let type = schema.columns[index].type
@@ -85,6 +92,32 @@ package struct SQLCompiler<Dialect: SQLDialect> {
         case .not(let inner):
             return "NOT (\(try condition(inner)))"
         }
+    }
+
+    /// `(CASE WHEN column IS NULL THEN NULL ELSE outcome END)`: a fixed outcome that stays
+    /// unknown for null, as a comparison would.
+    private func unlessNull(_ column: String, _ outcome: String) -> String {
+        "(CASE WHEN \(column) IS NULL THEN NULL ELSE \(outcome) END)"
+    }
+
+    /// `column [NOT] IN (…)` over the members comparable with the column (the others are
+    /// never equal, so they are left out; with none left the outcome is fixed).
+    private mutating func membership(_ index: Int, _ values: [ModelValue], negated: Bool) throws -> String {
+        let name = try column(index)
+        let type = schema.columns[index].type
+        var operand = name
+        var members: [ModelValue] = []
+        for value in values {
+            if value.isNull {
+                members.append(value)
+            } else if let expression = dialect.operand(name, type, comparedWith: value) {
+                operand = expression
+                members.append(value)
+            }
+        }
+        if members.isEmpty { return unlessNull(name, negated ? dialect.trueCondition : dialect.falseCondition) }
+        let list = members.map { bind($0, column: index) }.joined(separator: ", ")
+        return "\(operand) \(negated ? "NOT IN" : "IN") (\(list))"
     }
 
     /// ` WHERE …` (empty without a predicate).

@@ -32,6 +32,13 @@ package protocol SQLDialect: Sendable {
         _ column: String, _ op: TextOperator, _ text: String, caseInsensitive: Bool, bind: (ModelValue) -> String
     ) -> String
 
+    /// The expression to compare column `column` (of model type `type`) with `value`, or
+    /// nil when the engine finds the two incomparable (a string against an integer
+    /// column): then `=` is false, `!=` true and ordering unknown, and the compiler writes
+    /// that outcome instead of a comparison a strictly typed database would refuse.
+    /// Dynamically typed databases return `column` unchanged.
+    func operand(_ column: String, _ type: ColumnType, comparedWith value: ModelValue) -> String?
+
     /// The SQL of an aggregate function over `target` (`*` for rows) with the result type
     /// ``Aggregate`` defines: integers for count and integer sums, doubles for averages.
     func aggregate(_ function: Aggregate.Function, _ target: String, columnType: ColumnType?) -> String

@@ -19,6 +19,8 @@ public struct DifferentialRun: Sendable {
     public let rows: Int
     /// How many queries to run.
     public let queries: Int
+    /// Whether generated strings avoid NUL (for stores with ``AdapterLimitations/textWithoutNUL``).
+    public var textWithoutNUL = false
 
     /// A run; `queries` defaults to the `SWIFTMODEL_DIFFERENTIAL_QUERIES` environment
     /// variable when set (for long runs), else 250.
@@ -35,7 +37,7 @@ public struct DifferentialRun: Sendable {
     /// Seeds every store with the same rows, runs every query on each, and returns the
     /// differences (empty when all agree).
     public func compare(_ stores: KeyValuePairs<String, any PersistenceAdapter>) throws -> [String] {
-        var generator = QueryGenerator(random: SeededRandom(seed: seed))
+        var generator = QueryGenerator(random: SeededRandom(seed: seed), textWithoutNUL: textWithoutNUL)
         let schema = Self.schema
         for _ in 0..<rows {
             let row = generator.row()

@@ -30,6 +30,14 @@ public struct SeededRandom: Sendable {
 /// joined, active): nils, duplicates, unicode, wildcard characters, edge numbers.
 struct QueryGenerator {
     var random: SeededRandom
+    /// The strings rows and queries use (``strings``, with NUL replaced by U+0001 for
+    /// stores whose text cannot hold it).
+    var strings = Self.strings
+
+    init(random: SeededRandom, textWithoutNUL: Bool = false) {
+        self.random = random
+        if textWithoutNUL { strings = Self.strings.map { $0.replacingOccurrences(of: "\u{0}", with: "\u{1}") } }
+    }
 
     static let strings = ["Ann", "Bob", "Paris", "paris", "PARIS", "Pa%is", "P_ris", "Zürich", "zürich", "", " ", "Seattle",
                           "cara", "a'b", "\"q\"", "\\", "🐶", "Ann Marie", "100%", "ß", "SS", "x\u{0}y"]
@@ -39,7 +47,7 @@ struct QueryGenerator {
     mutating func value(_ column: Int) -> ModelValue {
         if random.int(0...7) == 0 { return .null }
         switch column {
-        case 1, 3: return .string(random.pick(Self.strings))
+        case 1, 3: return .string(random.pick(strings))
         case 2: return .int(random.pick(Self.ages))
         case 4: return .double(random.pick(Self.scores))
         case 5: return .date(Date(timeIntervalSince1970: 1_000_000 + Double(random.int(0...6)) * 86_400.25))

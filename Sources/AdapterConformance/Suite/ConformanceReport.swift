@@ -77,6 +77,12 @@ public struct AdapterLimitations: OptionSet, Sendable, Hashable {
     /// Values travel as JSON text: dates keep microseconds (not every bit of the double),
     /// and ±infinity is refused with a typed error, storing nothing.
     public static let jsonValues = AdapterLimitations(rawValue: 1 << 2)
+    /// Dates are stored to the microsecond (PostgreSQL's `timestamptz`), not every bit of
+    /// the `Date`'s double.
+    public static let microsecondDates = AdapterLimitations(rawValue: 1 << 3)
+    /// Text cannot hold a NUL character (PostgreSQL): saving or querying such a string
+    /// is refused with a typed error, storing nothing.
+    public static let textWithoutNUL = AdapterLimitations(rawValue: 1 << 4)
 }
 
 /// One failed check.

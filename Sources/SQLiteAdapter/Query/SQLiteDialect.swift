@@ -37,6 +37,9 @@ struct SQLiteDialect: SQLDialect {
         return "(CASE WHEN instr(CAST(\(column) AS BLOB), x'00') > 0 THEN \(exact) ELSE \(native) END)"
     }
 
+    // SQLite compares across storage classes itself, as the engine does.
+    func operand(_ column: String, _ type: ColumnType, comparedWith value: ModelValue) -> String? { column }
+
     func aggregate(_ function: Aggregate.Function, _ target: String, columnType: ColumnType?) -> String {
         switch function {
         case .count: "count(\(target))"

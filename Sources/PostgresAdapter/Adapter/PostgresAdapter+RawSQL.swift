@@ -1,0 +1,98 @@
+/// One row of a raw SQL result, by column name or position. Values are decoded by their
+/// PostgreSQL type (see `Docs/PostgreSQL.md`): integers, doubles, booleans, text, bytes,
+/// UUIDs, timestamps as dates, JSON as arrays and dictionaries, `numeric` as an integer
+/// when integral, else a double.
+///
+/// ```swift
+/// for row in try store.rows("SELECT city, count(*) AS n FROM people GROUP BY city") {
+///     print(row["city"] ?? .null, row["n"] ?? .null)
+/// }
+/// ```
+public struct PostgresRow: Sendable, Hashable {
+    /// The result column names.
+    public let columns: [String]
+    /// The values, in column order.
+    public let values: [ModelValue]
+
+    /// The value of the first column with this name, or nil when there is none.
+    public subscript(_ column: String) -> ModelValue? {
+        columns.firstIndex(of: column).map { values[$0] }
+    }
+
+    /// The value at a position.
+    public subscript(_ index: Int) -> ModelValue { values[index] }
+}
+
+extension PostgresAdapter {
+    /// Runs one SQL statement with bound arguments (`$1`, `$2`, …) on the primary (or the
+    /// thread's transaction); returns the number of rows it changed.
+    ///
+    /// ```swift
+    /// try store.execute("UPDATE todos SET done = TRUE WHERE due < $1", [.date(.now)])
+    /// ```
+    ///
+    /// Values are converted to the parameter types PostgreSQL infers (an `.int` bound to
+    /// a `double precision` column is sent as a double). Raw writes bypass the model
+    /// layer: no hooks, validations or change notifications.
+    @discardableResult
+    public func execute(_ sql: String, _ arguments: [ModelValue] = []) throws -> Int {
+        try writing([]) { connection in try connection.query(sql, arguments).affectedRows }
+    }
+
+    /// Runs one SQL query with bound arguments and returns its rows. It runs on the primary
+    /// (or the thread's transaction): a raw statement may write.
+    public func rows(_ sql: String, _ arguments: [ModelValue] = []) throws -> [PostgresRow] {
+        try writing([]) { connection in Self.rows(try connection.query(sql, arguments)) }
+    }
+
+    /// Runs a read-only SQL query with bound arguments on a replica when one is configured
+    /// (see ``PostgresConfiguration/replicas``), else like ``rows(_:_:)``.
+    public func readRows(_ sql: String, _ arguments: [ModelValue] = []) throws -> [PostgresRow] {
+        try reading { connection in Self.rows(try connection.query(sql, arguments)) }
+    }
+
+    static func rows(_ result: PGResult) -> [PostgresRow] {
+        let names = result.columnNames
+        let oids = (0..<result.columnCount).map(result.oid)
+        return (0..<result.rowCount).map { r in
+            PostgresRow(columns: names, values: oids.enumerated().map { result.value(r, $0.offset, oid: $0.element) })
+        }
+    }
+
+    /// Runs a SQL query and decodes each row as a model: result columns are matched to the
+    /// model's columns by name, and every model column must be present.
+    func records<M: ModelProtocol>(_ type: M.Type, _ sql: String, _ arguments: [ModelValue]) throws -> [M] {
+        let schema = M.schema
+        let table = try table(for: schema)
+        let rows: [[ModelValue]] = try reading { connection in
+            let result = try connection.query(sql, arguments)
+            let names = result.columnNames
+            var positions: [Int] = []
+            var missing: [String] = []
+            for column in schema.columns {
+                if let k = names.firstIndex(of: column.name) { positions.append(k) } else { missing.append(column.name) }
+            }
+            guard missing.isEmpty else {
+                throw PostgresError(
+                    .mismatch, message: "the result lacks \(schema.modelName) column(s) \(missing.joined(separator: ", "))",
+                    sql: sql)
+            }
+            return (0..<result.rowCount).map { r in
+                positions.enumerated().map { k, position in table.loaded(result.value(r, position, oid: result.oid(position)), k) }
+            }
+        }
+        return try rows.map { try M.materialize($0, schema: schema, store: self) }
+    }
+}
+
+extension ModelProtocol {
+    /// Records from a raw SQL query (`SELECT *` or any query returning every column of the
+    /// model's table), with bound arguments.
+    ///
+    /// ```swift
+    /// let late = try Todo.fetch(sql: "SELECT * FROM todos WHERE due < $1 ORDER BY due", [.date(.now)], in: store)
+    /// ```
+    public static func fetch(sql: String, _ arguments: [ModelValue] = [], in store: PostgresAdapter) throws -> [Self] {
+        try store.records(Self.self, sql, arguments)
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import ModelSQL
+import Synchronization
+
+/// Models in a PostgreSQL database, through the system `libpq`.
+///
+/// ```swift
+/// import PostgresAdapter
+///
+/// let store = try PostgresAdapter(PostgresConfiguration("postgresql://app@localhost/app"))
+/// ModelStore.setDefault(store)
+/// try Todo.create(["name": "walk the dog"])
+/// let open = try Todo.where(\.done == false).order(by: \.due).all()
+/// ```
+///
+/// Tables are created from the model schemas on first use (or by ``prepare(_:)``) with
+/// real types, `NOT NULL`, defaults, foreign keys and indexes; a table missing a newly
+/// declared column gets it added. Queries compile to one statement with `$n` parameters,
+/// prepared once per connection; values travel in binary. See `Docs/PostgreSQL.md`.
+///
+/// ## Threading
+/// Calls may come from any number of threads. Each call borrows a connection from a
+/// pool (``PostgresConfiguration/maximumConnections``) for its duration. A transaction
+/// pins one connection to the thread that opened it: every call that thread makes until
+/// the transaction ends runs on that connection, and sees the transaction's changes;
+/// other threads keep using other connections, isolated by PostgreSQL (`READ COMMITTED`).
+/// Reads outside transactions go to a replica when replicas are configured.
+public final class PostgresAdapter: PersistenceAdapter, @unchecked Sendable {
+    // @unchecked Sendable: `catalog` and `pins` are Locked values; the pools, the router,
+    // the publisher and the listener are Sendable; the rest is immutable. A `Pin` is only
+    // touched by the thread it is pinned to.
+
+    /// The settings it was opened with.
+    public let configuration: PostgresConfiguration
+
+    let primary: ConnectionPool
+    let router: ReplicaRouter
+    /// Open transactions by thread.
+    let pins = Locked<[UInt: Pin]>([:])
+    /// How many threads have a transaction open (a fast gate for the `pins` lookup).
+    let openTransactions = Atomic<Int>(0)
+    /// Prepared tables by schema identity, plus which schema owns each table name.
+    let catalog = Locked<(tables: [ObjectIdentifier: PostgresTable], owners: [String: ObjectIdentifier])>(([:], [:]))
+    /// Serialises table preparation in this process (the advisory lock does across processes).
+    let prepareLock = RecursiveLock()
+    /// Identifies this adapter's notifications, so it ignores its own.
+    let token = UUID().uuidString
+    let publisher: ChangePublisher?
+    private(set) var listener: ChangeListener?
+
+    /// Connects to the primary (and checks the replicas answer), creating the configured
+    /// schema when missing.
+    ///
+    /// - Throws: ``PostgresError`` `.connection` when a server cannot be reached.
+    public init(_ configuration: PostgresConfiguration = PostgresConfiguration()) throws {
+        self.configuration = configuration
+        let setup = configuration.sessionSetup
+        func pool(_ conninfo: String, _ role: String) -> ConnectionPool {
+            ConnectionPool(
+                conninfo: conninfo, setup: setup, maximum: configuration.maximumConnections,
+                acquireTimeout: configuration.acquireTimeout, healthCheckInterval: configuration.healthCheckInterval, role: role)
+        }
+        if let schema = configuration.schema {
+            let connection = try PGConnection(conninfo: configuration.primary, setup: [])
+            try connection.execute("CREATE SCHEMA IF NOT EXISTS \(SQLText.quote(schema))")
+            connection.close()
+        }
+        primary = pool(configuration.primary, "primary")
+        _ = try primary.with { _ in }
+        router = ReplicaRouter(
+            replicas: configuration.replicas.enumerated().map { pool($0.element, "replica \($0.offset + 1)") },
+            readYourWrites: configuration.readYourWrites)
+        publisher = configuration.publishesChanges ? ChangePublisher(pool: primary, token: token) : nil
+        if configuration.listensForChanges {
+            listener = ChangeListener(conninfo: configuration.primary, setup: setup, token: token) { [weak self] tables in
+                self?.externalChange(tables)
+            }
+        }
+    }
+
+    /// Stops listening and publishing and closes every connection. Later calls throw
+    /// ``PostgresError`` `.connection`.
+    public func close() {
+        listener?.stop()
+        publisher?.stop()
+        primary.close()
+        router.close()
+    }
+
+    deinit {
+        listener?.stop()
+        publisher?.stop()
+        primary.close()
+        router.close()
+    }
+
+    // MARK: Connections
+
+    /// The transaction the current thread has open on this adapter, if any.
+    @inline(__always) func pin() -> Pin? {
+        guard openTransactions.load(ordering: .acquiring) > 0 else { return nil }
+        let thread = currentThreadID()
+        return pins.withLock { $0[thread] }
+    }
+
+    /// Runs a write on the thread's transaction connection, or on a pooled primary
+    /// connection (then publishes the change and records its WAL position for
+    /// read-your-writes).
+    @inline(__always) func writing<R>(_ tables: @autoclosure () -> [String], _ body: (PGConnection) throws -> R) throws -> R {
+        if let pin = pin() {
+            let result = try body(pin.connection)
+            if publisher != nil { pin.changed.formUnion(tables()) }
+            return result
+        }
+        return try primary.with { connection in
+            let result = try body(connection)
+            publisher?.publish(tables())
+            router.wrote(on: connection)
+            return result
+        }
+    }
+
+    /// Runs a read on the thread's transaction connection, or on a replica that has
+    /// replayed this adapter's writes, or on the primary. A read that fails because its
+    /// connection broke is retried once on a fresh connection.
+    @inline(__always) func reading<R>(_ body: (PGConnection) throws -> R) throws -> R {
+        if let pin = pin() { return try body(pin.connection) }
+        do {
+            return try router.read(primary: primary, body)
+        } catch let error as PostgresError where error.kind == .connection {
+            return try router.read(primary: primary, body)
+        }
+    }
+
+    // MARK: Tables
+
+    /// Creates or migrates storage for `schema` (and the tables its foreign keys refer
+    /// to): `CREATE TABLE IF NOT EXISTS`, indexes, and `ALTER TABLE ADD COLUMN` for
+    /// declared columns the table lacks. Idempotent; cheap after the first call.
+    public func prepare(_ schema: ModelSchema) throws {
+        _ = try table(for: schema)
+    }
+
+    /// The table of `schema`, preparing it on first use.
+    @inline(__always) func table(for schema: ModelSchema) throws -> PostgresTable {
+        if let table = catalog.withLock({ $0.tables[ObjectIdentifier(schema)] }) { return table }
+        prepareLock.lock()
+        defer { prepareLock.unlock() }
+        if let pin = pin() { return try prepareTable(schema, pin.connection, pin: pin, visiting: []) }
+        return try primary.with { connection in try prepareTable(schema, connection, pin: nil, visiting: []) }
+    }
+
+    /// The schema that owns a table name, if this adapter prepared it.
+    func schema(named table: String) -> ModelSchema? {
+        catalog.withLock { catalog in catalog.owners[table].flatMap { catalog.tables[$0]?.schema } }
+    }
+
+    func closedError() -> PostgresError { PostgresError(.connection, message: "the PostgreSQL store is closed") }
+}
+
+/// A transaction open on one thread: its connection, nesting depth, the tables created
+/// at each level (forgotten on rollback) and the tables it changed (published at commit).
+final class Pin {
+    let connection: PGConnection
+    var depth = 0
+    var preparedByLevel: [[ObjectIdentifier]] = []
+    var changed: Set<String> = []
+
+    init(_ connection: PGConnection) { self.connection = connection }
+}

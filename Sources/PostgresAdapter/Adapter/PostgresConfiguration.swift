@@ -1,0 +1,78 @@
+import Foundation
+
+/// Where ``PostgresAdapter`` connects and how it pools, routes and publishes.
+///
+/// ```swift
+/// var configuration = PostgresConfiguration("postgresql://app@db.internal/app")
+/// configuration.maximumConnections = 16
+/// configuration.replicas = ["postgresql://app@replica-1.internal/app"]
+/// let store = try PostgresAdapter(configuration)
+/// ```
+///
+/// Connection strings are libpq's: a `postgresql://` URL or `key=value` pairs
+/// (`host=/tmp port=5433 dbname=app`). Anything left out comes from libpq's environment
+/// variables (`PGHOST`, `PGPORT`, `PGUSER`, `PGPASSWORD`, `PGDATABASE`, …) and defaults.
+public struct PostgresConfiguration: Sendable, Hashable {
+    /// The primary server's connection string (empty: libpq's environment and defaults).
+    public var primary: String
+    /// Read replicas (hot standbys) for reads outside transactions; empty for none.
+    public var replicas: [String] = []
+    /// The schema the tables live in (`search_path`), created when missing; nil for the
+    /// server's default (`public`).
+    public var schema: String?
+    /// The most connections each pool (the primary's, each replica's) opens; 8 unless set.
+    public var maximumConnections = 8
+    /// How long a call waits for a free connection before ``PostgresError`` `.poolTimeout`.
+    public var acquireTimeout: Duration = .seconds(10)
+    /// A pooled connection idle longer than this is pinged before it is lent (a connection
+    /// broken while idle is replaced instead of failing the call).
+    public var healthCheckInterval: Duration = .seconds(30)
+    /// The server-side `statement_timeout` for every statement; nil for the server's
+    /// setting. A statement running longer fails with ``PostgresError`` `.cancelled`.
+    public var statementTimeout: Duration?
+    /// After this adapter writes, its reads go to the primary until a replica has replayed
+    /// that write (compared by WAL position), so a caller always reads its own writes.
+    /// `true` unless set; `false` lets reads lag behind writes by the replication delay.
+    public var readYourWrites = true
+    /// Writes publish the tables they change with `NOTIFY swiftmodel_changes` (delivered at
+    /// commit), so other processes' observers refresh. `true` unless set.
+    public var publishesChanges = true
+    /// Listens on `swiftmodel_changes` with a dedicated connection and refreshes this
+    /// process's query observers when another process commits a change. `true` unless set.
+    public var listensForChanges = true
+    /// How date columns without their own `.dateStorage` are stored: nil (the default) for
+    /// `timestamptz`, to the microsecond; or one of the numeric/text ``DateStorage`` forms
+    /// for an exact `Date` round trip.
+    public var dateStorage: DateStorage?
+
+    /// A configuration for the server at `primary` (a libpq connection string or URL).
+    public init(_ primary: String = "") {
+        self.primary = primary
+    }
+
+    /// A configuration from discrete settings.
+    public init(host: String, port: Int = 5432, database: String, user: String? = nil, password: String? = nil) {
+        var pairs = [("host", host), ("port", String(port)), ("dbname", database)]
+        if let user { pairs.append(("user", user)) }
+        if let password { pairs.append(("password", password)) }
+        self.init(pairs.map { "\($0.0)=\(Self.quoted($0.1))" }.joined(separator: " "))
+    }
+
+    /// A `key=value` value quoted for a libpq connection string.
+    static func quoted(_ value: String) -> String {
+        "'" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+    }
+
+    /// The statements run on every new connection.
+    var sessionSetup: [String] {
+        var statements = ["SET client_min_messages = warning", "SET TIME ZONE 'UTC'"]
+        if let schema {
+            let quoted = "\"" + schema.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            statements.append("SET search_path TO \(quoted)")
+        }
+        if let statementTimeout {
+            statements.append("SET statement_timeout = \(max(1, Int(statementTimeout.seconds * 1000)))")
+        }
+        return statements
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import SwiftModelCLibPQ
+
+/// One libpq connection with its prepared-statement cache.
+///
+/// Not thread-safe by itself: a connection is used by one thread at a time, lent by the
+/// ``ConnectionPool`` (or pinned to the thread that has a transaction open on it).
+final class PGConnection: @unchecked Sendable {
+    // @unchecked Sendable: used by one thread at a time — the pool's lock hands it out and
+    // takes it back; its mutable state (`statements`, `handle`) is only touched by the
+    // borrowing thread.
+
+    private(set) var handle: OpaquePointer?
+    /// Prepared statements by SQL text: server-side name and the parameter types the
+    /// server inferred.
+    private var statements: [String: (name: String, types: [UInt32])] = [:]
+    private var nextStatement = 0
+    /// Statements kept per connection before the cache is dropped and rebuilt.
+    static let statementLimit = 512
+    /// When the connection was last returned to the pool.
+    var idleSince = ContinuousClock.now
+
+    /// Connects with a libpq connection string and runs the session setup.
+    ///
+    /// - Throws: ``PostgresError`` `.connection` with libpq's message.
+    init(conninfo: String, setup: [String]) throws {
+        guard let handle = PQconnectdb(conninfo) else {
+            throw PostgresError(.connection, message: "libpq could not allocate a connection")
+        }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(handle)).trimmingSpaces
+            PQfinish(handle)
+            throw PostgresError(.connection, message: message)
+        }
+        self.handle = handle
+        swiftmodel_pg_silence_notices(handle)
+        for sql in setup { try execute(sql) }
+    }
+
+    deinit { close() }
+
+    func close() {
+        if let handle { PQfinish(handle) }
+        handle = nil
+    }
+
+    /// Whether the connection is usable (open, not broken).
+    var isHealthy: Bool {
+        guard let handle else { return false }
+        return PQstatus(handle) == CONNECTION_OK
+    }
+
+    /// Whether a transaction block is open (or failed and not yet rolled back).
+    var isInTransaction: Bool {
+        guard let handle else { return false }
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
+    }
+
+    private func live() throws -> OpaquePointer {
+        guard let handle, PQstatus(handle) == CONNECTION_OK else {
+            throw PostgresError(.connection, message: "the connection to the server was lost")
+        }
+        return handle
+    }
+
+    /// The error for a failed call: the server's fields, or libpq's message when the
+    /// connection itself failed.
+    private func failure(_ result: PGResult?, sql: String?, arguments: [ModelValue]) -> PostgresError {
+        if let result, PQresultErrorField(result.handle, swiftmodel_pg_diag_sqlstate) != nil {
+            return result.error(sql: sql, arguments: arguments)
+        }
+        let message = handle.map { String(cString: PQerrorMessage($0)).trimmingSpaces } ?? "the connection is closed"
+        return PostgresError(.connection, message: message.isEmpty ? "the connection to the server was lost" : message,
+            sql: sql, arguments: arguments)
+    }
+
+    private func check(_ raw: OpaquePointer?, sql: String, arguments: [ModelValue]) throws -> PGResult {
+        guard let result = raw.map(PGResult.init) else { throw failure(nil, sql: sql, arguments: arguments) }
+        switch PQresultStatus(result.handle) {
+        case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY: return result
+        default: throw failure(result, sql: sql, arguments: arguments)
+        }
+    }
+
+    /// Runs SQL without parameters (one or more statements) with the simple protocol.
+    @discardableResult
+    func execute(_ sql: String) throws -> PGResult {
+        let handle = try live()
+        return try check(PQexec(handle, sql), sql: sql, arguments: [])
+    }
+
+    /// Runs one statement with bound values through a cached prepared statement, with
+    /// binary results.
+    func query(_ sql: String, _ arguments: [ModelValue]) throws -> PGResult {
+        let handle = try live()
+        let statement = try prepared(sql, handle)
+        guard statement.types.count == arguments.count else {
+            throw PostgresError(
+                .mismatch, message: "the statement has \(statement.types.count) parameters, \(arguments.count) values given",
+                sql: sql, arguments: arguments)
+        }
+        var parameters = PGParameters(capacity: arguments.count)
+        do {
+            for (value, type) in zip(arguments, statement.types) { try parameters.append(value, as: type) }
+        } catch let error as PostgresError {
+            throw error.with(sql: sql, arguments: arguments)
+        }
+        let raw = parameters.withPointers { values, lengths, formats in
+            PQexecPrepared(handle, statement.name, Int32(arguments.count), values, lengths, formats, 1)
+        }
+        return try check(raw, sql: sql, arguments: arguments)
+    }
+
+    /// The cached prepared statement for `sql`, preparing (and describing) it on first use.
+    private func prepared(_ sql: String, _ handle: OpaquePointer) throws -> (name: String, types: [UInt32]) {
+        if let statement = statements[sql] { return statement }
+        if statements.count >= Self.statementLimit {
+            try execute("DEALLOCATE ALL")
+            statements.removeAll(keepingCapacity: true)
+        }
+        nextStatement += 1
+        let name = "swiftmodel_\(nextStatement)"
+        _ = try check(PQprepare(handle, name, sql, 0, nil), sql: sql, arguments: [])
+        let description = try check(PQdescribePrepared(handle, name), sql: sql, arguments: [])
+        let types = (0..<PQnparams(description.handle)).map { UInt32(PQparamtype(description.handle, $0)) }
+        statements[sql] = (name, types)
+        return (name, types)
+    }
+
+    /// Forgets cached statements (after DDL changed a table they read, the server would
+    /// refuse them with "cached plan must not change result type").
+    func forgetStatements() {
+        guard !statements.isEmpty, isHealthy else { return }
+        statements.removeAll()
+        _ = try? execute("DEALLOCATE ALL")
+    }
+}

@@ -1,0 +1,122 @@
+/// A failure reported by PostgreSQL or libpq, with the server's diagnostics: SQLSTATE,
+/// message, detail, hint, constraint, table and column, and the statement that failed.
+///
+/// ```swift
+/// do {
+///     try user.save()
+/// } catch let error as PostgresError where error.kind == .uniqueViolation {
+///     print("taken:", error.constraint ?? "?")      // "users_email_unique"
+/// }
+/// ```
+///
+/// The bound values are kept in ``arguments`` for debugging but never printed by
+/// ``description`` (they may hold personal data).
+public struct PostgresError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure, from the SQLSTATE class (or the client side).
+    public enum Kind: String, Sendable, Hashable {
+        /// `23505`: a unique index or primary key already holds the value.
+        case uniqueViolation
+        /// `23503`: a foreign key has no parent row, or a parent still has children.
+        case foreignKeyViolation
+        /// `23502`: a `NOT NULL` column received NULL.
+        case notNullViolation
+        /// `23514` and other class-23 violations.
+        case otherConstraint
+        /// `40001` / `40P01`: a serialization failure or deadlock; retrying the
+        /// transaction may succeed.
+        case transactionConflict
+        /// Class `42`: malformed SQL, or a table or column that does not exist.
+        case invalidSQL
+        /// Class `22`: a value the column cannot hold (out of range, bad encoding).
+        case invalidValue
+        /// The connection failed or was lost (server down or restarted, network).
+        case connection
+        /// No pooled connection became free within the acquire timeout.
+        case poolTimeout
+        /// `57014`: the statement was cancelled (statement timeout or cancellation).
+        case cancelled
+        /// The result did not fit what was asked (a parameter of a type the value cannot
+        /// be sent as, a row that does not decode as the model's columns).
+        case mismatch
+        /// Anything else.
+        case other
+    }
+
+    /// What kind of failure.
+    public let kind: Kind
+    /// The five-character SQLSTATE (`"23505"`), or nil for client-side failures.
+    public let sqlState: String?
+    /// The primary message.
+    public let message: String
+    /// The server's detail line (`Key (email)=(a@b.c) already exists.`).
+    public let detail: String?
+    /// The server's hint.
+    public let hint: String?
+    /// The violated constraint's name.
+    public let constraint: String?
+    /// The table involved.
+    public let table: String?
+    /// The column involved.
+    public let column: String?
+    /// The statement that failed (with `$n` placeholders, never values).
+    public let sql: String?
+    /// The values bound to the statement (not included in ``description``).
+    public let arguments: [ModelValue]
+
+    /// Creates an error.
+    public init(
+        _ kind: Kind, sqlState: String? = nil, message: String, detail: String? = nil, hint: String? = nil,
+        constraint: String? = nil, table: String? = nil, column: String? = nil, sql: String? = nil,
+        arguments: [ModelValue] = []
+    ) {
+        self.kind = kind
+        self.sqlState = sqlState
+        self.message = message
+        self.detail = detail
+        self.hint = hint
+        self.constraint = constraint
+        self.table = table
+        self.column = column
+        self.sql = sql
+        self.arguments = arguments
+    }
+
+    /// The kind a SQLSTATE belongs to.
+    public static func kind(ofSQLState state: String) -> Kind {
+        switch state {
+        case "23505": .uniqueViolation
+        case "23503": .foreignKeyViolation
+        case "23502": .notNullViolation
+        case "40001", "40P01": .transactionConflict
+        case "57014": .cancelled
+        case "57P01", "57P02", "57P03": .connection
+        default:
+            switch state.prefix(2) {
+            case "23": .otherConstraint
+            case "42": .invalidSQL
+            case "22": .invalidValue
+            case "08": .connection
+            default: .other
+            }
+        }
+    }
+
+    /// The same error for another statement and values.
+    func with(sql: String?, arguments: [ModelValue]) -> PostgresError {
+        PostgresError(
+            kind, sqlState: sqlState, message: message, detail: detail, hint: hint, constraint: constraint, table: table,
+            column: column, sql: sql ?? self.sql, arguments: arguments)
+    }
+
+    public var description: String {
+        var text = "PostgreSQL \(kind.rawValue)"
+        if let sqlState { text += " (\(sqlState))" }
+        text += ": \(message)"
+        if let detail { text += " — \(detail)" }
+        if let hint { text += " (hint: \(hint))" }
+        if let constraint { text += " [constraint \(constraint)]" }
+        if let table { text += " [table \(table)\(column.map { ", column \($0)" } ?? "")]" }
+        if let sql { text += " in: \(sql)" }
+        return text
+    }
+}

@@ -1,0 +1,4 @@
+@_exported import ModelCore
+@_exported import ModelQuery
+@_exported import ModelValidation
+@_exported import ModelSerialization

@@ -1,0 +1,25 @@
+import AdapterConformance
+import Foundation
+import PostgresAdapter
+import Testing
+
+/// PostgresAdapter runs the whole conformance suite against a real server, each group in
+/// a fresh schema; reopening connects a new adapter to the same schema.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
+struct PostgresConformanceTests {
+    static let suite = AdapterConformance(
+        adapter: "PostgresAdapter", capabilities: [.persistence, .foreignKeyActions],
+        limitations: [.textWithoutNUL, .microsecondDates],
+        reopen: { store in
+            guard let store = store as? PostgresAdapter else { throw StoreError(.invalidRequest, table: "*", message: "not Postgres") }
+            store.close()
+            return try PostgresAdapter(store.configuration)
+        },
+        makeStore: { try PostgresTestServer.store() })
+
+    @Test(arguments: ConformanceGroup.allCases) func conformance(_ group: ConformanceGroup) async {
+        let report = await Self.suite.run([group])
+        for failure in report.failures { Issue.record(Comment(rawValue: failure.description)) }
+        #expect((report.checked[group] ?? 0) > 0, "\(report)")
+    }
+}

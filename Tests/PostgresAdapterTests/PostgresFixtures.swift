@@ -1,0 +1,45 @@
+import Foundation
+import PostgresAdapter
+import Testing
+
+/// The server the PostgreSQL suites run against: `SWIFTMODEL_POSTGRES_URL` (and
+/// `SWIFTMODEL_POSTGRES_REPLICA_URL`), as `Scripts/postgres-cluster.sh run` exports them.
+/// Without it the suites are skipped, saying why; `.ci/run` sets
+/// `SWIFTMODEL_REQUIRE_POSTGRES=1`, which turns the skip into a failure.
+enum PostgresTestServer {
+    static let environment = ProcessInfo.processInfo.environment
+    static let url = environment["SWIFTMODEL_POSTGRES_URL"]
+    static let replicaURL = environment["SWIFTMODEL_POSTGRES_REPLICA_URL"]
+    static let isAvailable = url != nil
+    static let skipReason: Comment =
+        "no PostgreSQL server: run `Scripts/postgres-cluster.sh run --replica -- swift test` (sets SWIFTMODEL_POSTGRES_URL)"
+
+    /// A configuration in a fresh schema of its own (so suites running at once never see
+    /// each other's tables).
+    static func configuration(schema: String? = nil) -> PostgresConfiguration {
+        var configuration = PostgresConfiguration(url ?? "")
+        configuration.schema = schema ?? freshSchema()
+        return configuration
+    }
+
+    static func freshSchema() -> String {
+        "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+    }
+
+    /// An adapter on a fresh schema.
+    static func store(_ adjust: (inout PostgresConfiguration) -> Void = { _ in }) throws -> PostgresAdapter {
+        var configuration = configuration()
+        adjust(&configuration)
+        return try PostgresAdapter(configuration)
+    }
+}
+
+/// Fails when PostgreSQL is required (CI) but not configured, so its suites never skip
+/// silently there.
+@Suite struct PostgresAvailabilityTests {
+    @Test func serverIsConfiguredWhenRequired() {
+        if PostgresTestServer.environment["SWIFTMODEL_REQUIRE_POSTGRES"] == "1" {
+            #expect(PostgresTestServer.isAvailable, "SWIFTMODEL_REQUIRE_POSTGRES=1 but SWIFTMODEL_POSTGRES_URL is not set")
+        }
+    }
+}
