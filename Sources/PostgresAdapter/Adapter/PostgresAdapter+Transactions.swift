@@ -18,7 +18,8 @@ extension PostgresAdapter {
         let pin = Pin(connection)
         let thread = currentThreadID()
         do {
-            try connection.execute("BEGIN")
+            try connection.execute(
+                configuration.isolation == .readCommitted ? "BEGIN" : "BEGIN ISOLATION LEVEL \(configuration.isolation.rawValue)")
         } catch {
             primary.release(connection)
             throw error

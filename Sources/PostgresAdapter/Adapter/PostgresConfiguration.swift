@@ -13,6 +13,20 @@ import Foundation
 /// (`host=/tmp port=5433 dbname=app`). Anything left out comes from libpq's environment
 /// variables (`PGHOST`, `PGPORT`, `PGUSER`, `PGPASSWORD`, `PGDATABASE`, …) and defaults.
 public struct PostgresConfiguration: Sendable, Hashable {
+    /// The isolation level of transactions (`BEGIN ISOLATION LEVEL …`).
+    public enum Isolation: String, Sendable, Hashable {
+        /// PostgreSQL's default: each statement sees what committed before it started.
+        /// A read-modify-write of the same row in two concurrent transactions can lose an
+        /// update; use `.serializable` (or raw `SELECT … FOR UPDATE`) where that matters.
+        case readCommitted = "READ COMMITTED"
+        /// One snapshot for the whole transaction; a conflicting concurrent update fails
+        /// with ``PostgresError/Kind/transactionConflict``.
+        case repeatableRead = "REPEATABLE READ"
+        /// Transactions behave as if run one at a time; one that cannot fails with
+        /// ``PostgresError/Kind/transactionConflict`` and should be retried.
+        case serializable = "SERIALIZABLE"
+    }
+
     /// The primary server's connection string (empty: libpq's environment and defaults).
     public var primary: String
     /// Read replicas (hot standbys) for reads outside transactions; empty for none.
@@ -30,6 +44,8 @@ public struct PostgresConfiguration: Sendable, Hashable {
     /// The server-side `statement_timeout` for every statement; nil for the server's
     /// setting. A statement running longer fails with ``PostgresError`` `.cancelled`.
     public var statementTimeout: Duration?
+    /// The isolation level of transactions; `.readCommitted` unless set.
+    public var isolation: Isolation = .readCommitted
     /// After this adapter writes, its reads go to the primary until a replica has replayed
     /// that write (compared by WAL position), so a caller always reads its own writes.
     /// `true` unless set; `false` lets reads lag behind writes by the replication delay.
