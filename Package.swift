@@ -72,8 +72,8 @@ let package = Package(
         .testTarget(
             name: "DocSnippetTests",
             dependencies: [
-                "ArrayAdapter", "FileAdapter", "SQLiteAdapter", "RESTAdapter", "RESTTestServer", "AdapterConformance",
-                "TestSupport",
+                "ArrayAdapter", "FileAdapter", "SQLiteAdapter", "RESTAdapter", "RESTTestServer", "PostgresAdapter",
+                "AdapterConformance", "TestSupport",
             ]),
         // A user module: the async API from the main actor and detached tasks, public API only.
         .testTarget(name: "AsyncAPITests", dependencies: ["ArrayAdapter", "SQLiteAdapter", "FileAdapter"]),

@@ -10,6 +10,8 @@ let package = Package(
     targets: [
         // The raw SQLite C API baseline (its own module name: SwiftModel's CSQLite is internal).
         .systemLibrary(name: "CSQLiteRaw", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The raw libpq baseline (its own module name: SwiftModel's CLibPQ is internal).
+        .systemLibrary(name: "CLibPQRaw", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .executableTarget(
             name: "ModelBenchmarks",
             dependencies: [
@@ -18,7 +20,9 @@ let package = Package(
                 .product(name: "FileAdapter", package: "SwiftModel"),
                 .product(name: "RESTAdapter", package: "SwiftModel"),
                 .product(name: "RESTTestServer", package: "SwiftModel"),
+                .product(name: "PostgresAdapter", package: "SwiftModel"),
                 "CSQLiteRaw",
+                "CLibPQRaw",
             ]
         ),
     ],

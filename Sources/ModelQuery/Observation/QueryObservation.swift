@@ -12,7 +12,8 @@
 /// - Results are read like the async terminals (on the blocking pool, or inline for a
 ///   free in-memory store) and belong to the iterating task's isolation.
 /// - Iteration ends (returns nil) when the task is cancelled; a failing read throws.
-/// - Only writes made through SwiftModel are seen (not raw SQL, not other processes).
+/// - Only writes made through SwiftModel are seen (not raw SQL); other processes' commits
+///   too on `PostgresAdapter`, which listens for them (`Docs/PostgreSQL.md`).
 public struct QueryObservation<M: ModelProtocol, Value>: AsyncSequence, Sendable {
     public typealias Element = Value
     public typealias Failure = any Error
