@@ -1,27 +1,9 @@
-/// One row of a raw SQL result, by column name or position. Values are decoded by their
-/// PostgreSQL type (see `Docs/PostgreSQL.md`): integers, doubles, booleans, text, bytes,
-/// UUIDs, timestamps as dates, JSON as arrays and dictionaries, `numeric` as an integer
-/// when integral, else a double.
-///
-/// ```swift
-/// for row in try store.rows("SELECT city, count(*) AS n FROM people GROUP BY city") {
-///     print(row["city"] ?? .null, row["n"] ?? .null)
-/// }
-/// ```
-public struct PostgresRow: Sendable, Hashable {
-    /// The result column names.
-    public let columns: [String]
-    /// The values, in column order.
-    public let values: [ModelValue]
+import ModelSQL
 
-    /// The value of the first column with this name, or nil when there is none.
-    public subscript(_ column: String) -> ModelValue? {
-        columns.firstIndex(of: column).map { values[$0] }
-    }
-
-    /// The value at a position.
-    public subscript(_ index: Int) -> ModelValue { values[index] }
-}
+/// One row of a raw SQL result, values decoded by their PostgreSQL type (see
+/// `Docs/PostgreSQL.md`): integers, doubles, booleans, text, bytes, UUIDs, timestamps as
+/// dates, JSON as arrays and dictionaries, `numeric` as an integer when integral.
+public typealias PostgresRow = SQLRow
 
 extension PostgresAdapter {
     /// Runs one SQL statement with bound arguments (`$1`, `$2`, …) on the primary (or the

@@ -50,24 +50,7 @@ struct PostgresTable: @unchecked Sendable {
             : "INSERT INTO \(table) (\(rest.joined(separator: ", "))) VALUES (\((1..<count).map { "$\($0)" }.joined(separator: ", "))) RETURNING \(id)"
         findSQL = "SELECT \(columnList) FROM \(table) WHERE \(id) = $1"
         deleteSQL = "DELETE FROM \(table) WHERE \(id) = $1"
-        var keys: [(Int, ModelSchema, String)] = []
-        for relation in try schema.relations() where relation.kind == .belongsTo {
-            let inverse = try relation.target.relations().first {
-                ($0.kind == .hasMany || $0.kind == .hasOne) && $0.target === schema && $0.foreignKey == relation.foreignKey
-            }
-            keys.append((relation.foreignKey, relation.target, Self.action(inverse?.rule ?? .nullify)))
-        }
-        foreignKeys = keys
-    }
-
-    /// The `ON DELETE` action matching a relation's rule (the model layer's own cascade
-    /// runs first on `destroy()`; this covers `delete()`, `deleteAll()` and raw SQL).
-    static func action(_ rule: DeleteRule) -> String {
-        switch rule {
-        case .destroy, .delete: "CASCADE"
-        case .nullify: "SET NULL"
-        case .restrict: "RESTRICT"
-        }
+        foreignKeys = try SQLForeignKeys.of(schema)
     }
 
     /// `UPDATE … SET` the given columns `WHERE id = $n`.

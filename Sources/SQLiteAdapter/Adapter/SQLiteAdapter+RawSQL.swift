@@ -1,25 +1,8 @@
+import ModelSQL
+
 /// One row of a raw SQL result: values as SQLite stores them (integer, real, text, blob
 /// or null), by column name or position.
-///
-/// ```swift
-/// for row in try store.rows("SELECT city, count(*) AS n FROM people GROUP BY city") {
-///     print(row["city"] ?? .null, row["n"] ?? .null)
-/// }
-/// ```
-public struct SQLiteRow: Sendable, Hashable {
-    /// The result column names.
-    public let columns: [String]
-    /// The values, in column order.
-    public let values: [ModelValue]
-
-    /// The value of the first column with this name, or nil when there is none.
-    public subscript(_ column: String) -> ModelValue? {
-        columns.firstIndex(of: column).map { values[$0] }
-    }
-
-    /// The value at a position.
-    public subscript(_ index: Int) -> ModelValue { values[index] }
-}
+public typealias SQLiteRow = SQLRow
 
 extension SQLiteAdapter {
     /// Runs one SQL statement with bound arguments (`?` or `?NNN` placeholders) on the

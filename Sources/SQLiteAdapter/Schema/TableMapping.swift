@@ -35,25 +35,7 @@ struct TableMapping: @unchecked Sendable {
         let id = SQLText.quote(schema.columns[0].name)
         findSQL = "SELECT \(columnList) FROM \(table) WHERE \(id) = ?"
         deleteSQL = "DELETE FROM \(table) WHERE \(id) = ?"
-        var keys: [(Int, ModelSchema, String)] = []
-        for relation in try schema.relations() where relation.kind == .belongsTo {
-            let inverse = try relation.target.relations().first {
-                ($0.kind == .hasMany || $0.kind == .hasOne) && $0.target === schema && $0.foreignKey == relation.foreignKey
-            }
-            keys.append((relation.foreignKey, relation.target, Self.action(inverse?.rule ?? .nullify)))
-        }
-        foreignKeys = keys
-    }
-
-    /// The `ON DELETE` action that keeps the database consistent with a relation's rule
-    /// when a parent row is removed without the model layer (`delete()`, `deleteAll()`,
-    /// raw SQL): the model layer's own cascade runs first on `destroy()`.
-    static func action(_ rule: DeleteRule) -> String {
-        switch rule {
-        case .destroy, .delete: "CASCADE"
-        case .nullify: "SET NULL"
-        case .restrict: "RESTRICT"
-        }
+        foreignKeys = try SQLForeignKeys.of(schema)
     }
 
     /// `UPDATE … SET` the given columns `WHERE id = ?`.
