@@ -9,7 +9,8 @@
 #   Scripts/postgres-cluster.sh stop DIR
 #
 # The servers listen on 127.0.0.1 at free ports and on a Unix socket in DIR, with
-# trust authentication for the `postgres` user, fsync off (test data only). initdb
+# trust authentication for the `postgres` user, fsync off (test data only: survives a
+# server crash, not an OS crash; commits are synchronous so a crash loses no commit). initdb
 # refuses to run as root: as root, the servers run as the `postgres` user (runuser).
 set -euo pipefail
 
@@ -42,7 +43,6 @@ listen_addresses = '127.0.0.1'
 port = $port
 unix_socket_directories = '$dir'
 fsync = off
-synchronous_commit = off
 full_page_writes = off
 max_connections = 200
 wal_level = replica
