@@ -45,12 +45,12 @@ enum ByIDChecks {
         c.equal(try ConformanceAccount.delete(id: bobID), false, "delete(id:) of a missing id")
         c.equal(try ConformanceAccount.count(), 1, "one account left")
         let owner = try RelationChecks.family("cid")
-        let hooksBefore = ConformancePet.destroyed.withLock { $0 }
+        let hooksBefore = ConformancePet.destroyed.value
         let rex = try owner.pets.first()
         c.equal(try ConformancePet.delete(id: rex?.id ?? -1), true, "delete(id:) of a pet")
-        c.equal(ConformancePet.destroyed.withLock { $0 } - hooksBefore, 0, "delete(id:) runs no hooks")
+        c.equal(ConformancePet.destroyed.value - hooksBefore, 0, "delete(id:) runs no hooks")
         c.equal(try ConformanceOwner.destroy(id: owner.id ?? -1), true, "destroy(id:) destroys")
-        c.equal(ConformancePet.destroyed.withLock { $0 } - hooksBefore, 1, "destroy(id:) runs the children's hooks")
+        c.equal(ConformancePet.destroyed.value - hooksBefore, 1, "destroy(id:) runs the children's hooks")
         c.equal(try ConformancePet.where("name").beginsWith("cid-").count(), 0, "destroy(id:) applies the rules")
         c.equal(try ConformanceOwner.destroy(id: owner.id ?? -1), false, "destroy(id:) of a missing id")
     }

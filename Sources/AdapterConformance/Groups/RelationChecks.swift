@@ -59,11 +59,11 @@ enum RelationChecks {
         c.equal(try bob.pets.count(), 2, "restricted owner's pets kept")
 
         // Destroy applies every rule, in one transaction.
-        let destroyedBefore = ConformancePet.destroyed.withLock { $0 }
+        let destroyedBefore = ConformancePet.destroyed.value
         try ann.destroy()
         c.equal(try ConformanceOwner.count(), 1, "owner destroyed")
         c.equal(try ConformancePet.where(\.name == "ann-rex").count(), 0, ".destroy removes children")
-        c.equal(ConformancePet.destroyed.withLock { $0 } - destroyedBefore, 2, ".destroy runs the children's hooks")
+        c.equal(ConformancePet.destroyed.value - destroyedBefore, 2, ".destroy runs the children's hooks")
         c.equal(try ConformanceToy.where("label").beginsWith("ann-").count(), 0, ".destroy cascades to grandchildren")
         c.equal(try ConformanceSticker.count(), 2, ".delete removes children (bob's remain)")
         c.equal(try ConformanceVisit.count(), 4, ".nullify keeps children")
@@ -102,11 +102,11 @@ enum RelationChecks {
         }
         let top = try shelf("top")
         let low = try shelf("low")
-        let hooksBefore = ConformanceBoxItem.destroyed.withLock { $0 }
+        let hooksBefore = ConformanceBoxItem.destroyed.value
         try top.destroy()
         c.equal(try ConformanceBox.where("name").beginsWith("top-").count(), 0, ".delete removes the children")
         c.equal(try ConformanceBoxItem.where("name").beginsWith("top-").count(), 0, ".delete: grandchildren under .destroy are deleted too")
-        c.equal(ConformanceBoxItem.destroyed.withLock { $0 } - hooksBefore, 0, ".delete runs no hooks, also for grandchildren")
+        c.equal(ConformanceBoxItem.destroyed.value - hooksBefore, 0, ".delete runs no hooks, also for grandchildren")
         c.equal(try ConformanceBoxTag.where("name").beginsWith("top-").count(), 2, ".delete: grandchildren under .nullify stay")
         c.equal(try ConformanceBoxTag.where("name").beginsWith("top-").where("box_id").isNull().count(), 2, "…with a nil key")
         c.equal(try ConformanceBoxItem.where("name").beginsWith("low-").count(), 4, "other parents' grandchildren untouched")

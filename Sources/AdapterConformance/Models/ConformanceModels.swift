@@ -111,8 +111,8 @@ final class ConformancePet: Model {
     @Column var name: String = ""
     @BelongsTo var owner: ConformanceOwner?
     @HasMany(dependent: .destroy) var toys: Children<ConformanceToy>
-    static let destroyed = Locked(0)
-    func afterDestroy() { Self.destroyed.withLock { $0 += 1 } }
+    static let destroyed = HookCounter()
+    func afterDestroy() { Self.destroyed.increment() }
     init() {}
 }
 
@@ -206,8 +206,8 @@ final class ConformanceBox: Model {
 final class ConformanceBoxItem: Model {
     @Column var name: String = ""
     @BelongsTo var box: ConformanceBox?
-    static let destroyed = Locked(0)
-    func afterDestroy() { Self.destroyed.withLock { $0 += 1 } }
+    static let destroyed = HookCounter()
+    func afterDestroy() { Self.destroyed.increment() }
     init() {}
 }
 
@@ -221,4 +221,21 @@ final class ConformanceBoxLock: Model {
     @Column var name: String = ""
     @BelongsTo var box: ConformanceBox?
     init() {}
+}
+
+/// Counts hook calls per thread: each group runs on one thread, so suites of several
+/// adapters running in parallel never see each other's hooks.
+final class HookCounter: Sendable {
+    private let counts = Locked<[UInt: Int]>([:])
+
+    func increment() {
+        let thread = currentThreadID()
+        counts.withLock { $0[thread, default: 0] += 1 }
+    }
+
+    /// The calls made on this thread so far.
+    var value: Int {
+        let thread = currentThreadID()
+        return counts.withLock { $0[thread] ?? 0 }
+    }
 }

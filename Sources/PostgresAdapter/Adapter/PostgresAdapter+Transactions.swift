@@ -32,22 +32,22 @@ extension PostgresAdapter {
             primary.release(connection)
         }
         pin.depth = 1
-        pin.preparedByLevel = [[]]
+        pin.preparedByLevel = [[:]]
         let result: R
         do {
             result = try body()
         } catch {
-            forget(pin.preparedByLevel.flatMap { $0 })
             _ = try? connection.execute("ROLLBACK")
             throw error
         }
         do {
             try connection.execute(commitSQL(pin.changed))
         } catch {
-            forget(pin.preparedByLevel.flatMap { $0 })
             if connection.isInTransaction { _ = try? connection.execute("ROLLBACK") }
             throw error
         }
+        // Tables created inside are everyone's now that their DDL committed.
+        publish(pin.allPending)
         router.wrote(on: connection)
         return result
     }
@@ -56,26 +56,21 @@ extension PostgresAdapter {
         let savepoint = "swiftmodel_\(pin.depth)"
         try pin.connection.execute("SAVEPOINT \(savepoint)")
         pin.depth += 1
-        pin.preparedByLevel.append([])
+        pin.preparedByLevel.append([:])
         let changedBefore = pin.changed
         defer { pin.depth -= 1 }
         let result: R
         do {
             result = try body()
         } catch {
-            forget(pin.preparedByLevel.removeLast())
+            pin.preparedByLevel.removeLast()
             pin.changed = changedBefore
             _ = try? pin.connection.execute("ROLLBACK TO SAVEPOINT \(savepoint); RELEASE SAVEPOINT \(savepoint)")
             throw error
         }
         let prepared = pin.preparedByLevel.removeLast()
-        do {
-            try pin.connection.execute("RELEASE SAVEPOINT \(savepoint)")
-        } catch {
-            forget(prepared)
-            throw error
-        }
-        pin.preparedByLevel[pin.preparedByLevel.count - 1] += prepared
+        try pin.connection.execute("RELEASE SAVEPOINT \(savepoint)")
+        pin.preparedByLevel[pin.preparedByLevel.count - 1].merge(prepared) { _, new in new }
         return result
     }
 

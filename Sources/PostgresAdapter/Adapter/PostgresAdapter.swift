@@ -41,8 +41,6 @@ public final class PostgresAdapter: PersistenceAdapter, @unchecked Sendable {
     let openTransactions = Atomic<Int>(0)
     /// Prepared tables by schema identity, plus which schema owns each table name.
     let catalog = Locked<(tables: [ObjectIdentifier: PostgresTable], owners: [String: ObjectIdentifier])>(([:], [:]))
-    /// Serialises table preparation in this process (the advisory lock does across processes).
-    let prepareLock = RecursiveLock()
     /// Identifies this adapter's notifications, so it ignores its own.
     let token = UUID().uuidString
     let publisher: ChangePublisher?
@@ -142,11 +140,17 @@ public final class PostgresAdapter: PersistenceAdapter, @unchecked Sendable {
     }
 
     /// The table of `schema`, preparing it on first use.
+    ///
+    /// A table prepared inside a transaction is the transaction's own until it commits (its
+    /// DDL is invisible to other connections until then, and undone by a rollback); other
+    /// threads preparing it meanwhile wait on the advisory lock the transaction holds.
     @inline(__always) func table(for schema: ModelSchema) throws -> PostgresTable {
-        if let table = catalog.withLock({ $0.tables[ObjectIdentifier(schema)] }) { return table }
-        prepareLock.lock()
-        defer { prepareLock.unlock() }
-        if let pin = pin() { return try prepareTable(schema, pin.connection, pin: pin, visiting: []) }
+        let key = ObjectIdentifier(schema)
+        if let table = catalog.withLock({ $0.tables[key] }) { return table }
+        if let pin = pin() {
+            if let table = pin.pending(key) { return table }
+            return try prepareTable(schema, pin.connection, pin: pin, visiting: [])
+        }
         return try primary.with { connection in try prepareTable(schema, connection, pin: nil, visiting: []) }
     }
 
@@ -158,13 +162,25 @@ public final class PostgresAdapter: PersistenceAdapter, @unchecked Sendable {
     func closedError() -> PostgresError { PostgresError(.connection, message: "the PostgreSQL store is closed") }
 }
 
-/// A transaction open on one thread: its connection, nesting depth, the tables created
-/// at each level (forgotten on rollback) and the tables it changed (published at commit).
+/// A transaction open on one thread: its connection, nesting depth, the tables it created
+/// at each level (its own until commit, dropped with a rolled-back level) and the tables
+/// it changed (published at commit).
 final class Pin {
     let connection: PGConnection
     var depth = 0
-    var preparedByLevel: [[ObjectIdentifier]] = []
+    var preparedByLevel: [[ObjectIdentifier: PostgresTable]] = []
     var changed: Set<String> = []
 
     init(_ connection: PGConnection) { self.connection = connection }
+
+    /// A table this transaction prepared, at any open level.
+    func pending(_ key: ObjectIdentifier) -> PostgresTable? {
+        for level in preparedByLevel.reversed() {
+            if let table = level[key] { return table }
+        }
+        return nil
+    }
+
+    /// Every table this transaction prepared.
+    var allPending: [PostgresTable] { preparedByLevel.flatMap(\.values) }
 }

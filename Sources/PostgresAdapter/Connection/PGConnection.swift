@@ -127,12 +127,4 @@ final class PGConnection: @unchecked Sendable {
         statements[sql] = (name, types)
         return (name, types)
     }
-
-    /// Forgets cached statements (after DDL changed a table they read, the server would
-    /// refuse them with "cached plan must not change result type").
-    func forgetStatements() {
-        guard !statements.isEmpty, isHealthy else { return }
-        statements.removeAll()
-        _ = try? execute("DEALLOCATE ALL")
-    }
 }

@@ -9,6 +9,7 @@ extension PostgresAdapter {
     {
         let key = ObjectIdentifier(schema)
         if let table = catalog.withLock({ $0.tables[key] }) { return table }
+        if let table = pin?.pending(key) { return table }
         if let owner = catalog.withLock({ $0.owners[schema.tableName] }), owner != key {
             throw StoreError(
                 .invalidRequest, table: schema.tableName,
@@ -51,22 +52,22 @@ extension PostgresAdapter {
             _ = try? connection.execute(pin == nil ? "ROLLBACK" : "ROLLBACK TO swiftmodel_prepare; RELEASE swiftmodel_prepare")
             throw error
         }
-        let prepared = table
-        catalog.withLock {
-            $0.tables[key] = prepared
-            $0.owners[schema.tableName] = key
+        if let pin, !pin.preparedByLevel.isEmpty {
+            pin.preparedByLevel[pin.preparedByLevel.count - 1][key] = table
+        } else {
+            publish([table])
         }
-        if let pin, !pin.preparedByLevel.isEmpty { pin.preparedByLevel[pin.preparedByLevel.count - 1].append(key) }
-        return prepared
+        return table
     }
 
-    /// Forgets tables created inside a rolled-back transaction level (their DDL was undone
-    /// with it).
-    func forget(_ keys: [ObjectIdentifier]) {
-        guard !keys.isEmpty else { return }
+    /// Makes prepared tables visible to every thread (after their DDL committed).
+    func publish(_ tables: [PostgresTable]) {
+        guard !tables.isEmpty else { return }
         catalog.withLock { catalog in
-            for key in keys {
-                if let table = catalog.tables.removeValue(forKey: key) { catalog.owners[table.schema.tableName] = nil }
+            for table in tables {
+                let key = ObjectIdentifier(table.schema)
+                catalog.tables[key] = table
+                catalog.owners[table.schema.tableName] = key
             }
         }
     }
