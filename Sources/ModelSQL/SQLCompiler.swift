@@ -43,10 +43,7 @@ package struct SQLCompiler<Dialect: SQLDialect> {
 
     /// Binds a value compared with or assigned to column `index`, in its date storage.
     package mutating func bind(_ value: ModelValue, column index: Int) -> String {
-        if case .date(let date) = value, index < dates.count, let storage = dates[index] {
-            return bind(storage.stored(date))
-        }
-        return bind(value)
+        bind(dates.stored(value, column: index))
     }
 
     /// The `WHERE` clause body for `predicate`.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ModelCore
 import PostgresAdapter
 import Testing
 
@@ -135,18 +136,5 @@ struct PostgresServerTests {
         }
         #expect(failures.withLock { $0 }.isEmpty)
         #expect(try PgAccount.query().using(store).sum("balance") == .int(1000))
-    }
-}
-
-/// A minimal lock-protected box for the tests.
-final class Locked<Value>: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }

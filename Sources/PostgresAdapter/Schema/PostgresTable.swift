@@ -63,16 +63,13 @@ struct PostgresTable: @unchecked Sendable {
 
     /// `value` as column `index` stores it (dates in the column's storage).
     @inline(__always) func stored(_ value: ModelValue, _ index: Int) -> ModelValue {
-        if case .date(let date) = value, index < dates.count, let storage = dates[index] { return storage.stored(date) }
-        return value
+        dates.stored(value, column: index)
     }
 
     /// `row` with every date in its column's storage.
     @inline(__always) func stored(_ row: [ModelValue]) -> [ModelValue] {
         guard convertsDates else { return row }
-        var out = row
-        for k in out.indices { out[k] = stored(out[k], k) }
-        return out
+        return dates.stored(row: row)
     }
 
     /// A read value as the model's: dates stored as numbers or text back to dates.

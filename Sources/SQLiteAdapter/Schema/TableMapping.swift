@@ -99,16 +99,13 @@ struct TableMapping: @unchecked Sendable {
 
     /// `value` as column `index` stores it (dates in the column's ``DateStorage``).
     @inline(__always) func stored(_ value: ModelValue, _ index: Int) -> ModelValue {
-        if case .date(let date) = value, index < dates.count, let storage = dates[index] { return storage.stored(date) }
-        return value
+        dates.stored(value, column: index)
     }
 
     /// `row` with every date in its column's storage (the row itself when no column needs it).
     @inline(__always) func stored(_ row: [ModelValue]) -> [ModelValue] {
         guard convertsDates else { return row }
-        var out = row
-        for k in out.indices { out[k] = stored(out[k], k) }
-        return out
+        return dates.stored(row: row)
     }
 }
 
