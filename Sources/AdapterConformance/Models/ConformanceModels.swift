@@ -239,3 +239,12 @@ final class HookCounter: Sendable {
         return counts.withLock { $0[thread] ?? 0 }
     }
 }
+
+// MARK: - Contexts
+
+/// A model that opted out of contexts: every load is a fresh instance.
+final class ConformanceLogLine: Model {
+    @Column var text: String = ""
+    static var joinsContexts: Bool { false }
+    init() {}
+}

@@ -138,6 +138,7 @@ public struct AdapterConformance: Sendable {
         case .notifications: LifecycleChecks.notifications
         case .persistence: StoreChecks.persistence
         case .concurrency: StoreChecks.concurrency
+        case .contexts: ContextChecks.contexts
         case .asyncAPI, .observation: { _ in }  // async: see the async `run(_:)`
         }
     }

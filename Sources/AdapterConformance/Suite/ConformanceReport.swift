@@ -38,6 +38,9 @@ public enum ConformanceGroup: String, CaseIterable, Sendable, Hashable {
     case persistence
     /// Many threads reading and writing at once.
     case concurrency
+    /// Contexts: one instance per record on every load path, the unit of work (ordered,
+    /// all-or-nothing saves and rollback), child and temporary contexts, files, merges.
+    case contexts
     /// The async API: reads, writes, hooks, bulk writes, async transactions and
     /// cancellation, matching the synchronous API (async `run(_:)` only).
     case asyncAPI

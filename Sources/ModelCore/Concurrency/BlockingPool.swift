@@ -51,6 +51,7 @@ package final class BlockingPool: Sendable {
     {
         try Task.checkCancellation()
         if TransactionContext.isOpen(on: store) { return try body() }
+        let body = RegistryScope.carried(body)
         if let scope = AsyncTransaction.elsewhere(on: store), let result = try await scope.thread.perform(body) {
             return result
         }

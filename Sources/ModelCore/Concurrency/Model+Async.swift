@@ -50,7 +50,6 @@ extension ModelProtocol {
     /// `find` by a stored id value, on the calling thread.
     private static func findRow(_ key: ModelValue, store: any PersistenceAdapter) throws -> Self? {
         let (schema, store) = try context(store)
-        guard let row = try store.find(id: key, in: schema) else { return nil }
-        return try materialize(row, schema: schema, store: store)
+        return try findRow(key, schema: schema, store: store)
     }
 }

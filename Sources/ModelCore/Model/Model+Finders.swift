@@ -18,10 +18,12 @@ extension ModelProtocol {
     /// The stored record with this id, or nil.
     ///
     /// - Complexity: one id lookup in the adapter (O(1) in memory, an index seek in SQL).
+    ///
+    /// Inside a ``ModelContext`` scope, a record the context already holds is returned as
+    /// it is, without reading the store; one deleted in the context (not yet saved) is nil.
     public static func find(_ id: IDValue, in adapter: (any PersistenceAdapter)? = nil) throws -> Self? {
         let (schema, store) = try context(adapter)
-        guard let row = try store.find(id: id.modelValue, in: schema) else { return nil }
-        return try materialize(row, schema: schema, store: store)
+        return try findRow(id.modelValue, schema: schema, store: store)
     }
 
     /// Every stored record, in insertion order.
@@ -62,7 +64,23 @@ extension ModelProtocol {
         var records: [Self] = []
         records.reserveCapacity(rows.count)
         for row in rows { records.append(try materialize(row, schema: query.schema, store: store)) }
+        if query.schema.joinsContexts, let registry = RegistryScope.current {
+            records.removeAll { registry.hides($0) }
+        }
         return records
+    }
+
+    /// `find` by a stored id value: the current context's instance, or the store's row.
+    package static func findRow(_ key: ModelValue, schema: ModelSchema, store: any PersistenceAdapter) throws -> Self? {
+        if schema.joinsContexts, let registry = RegistryScope.current {
+            switch registry.lookup(id: key, schema: schema, store: store, as: Self.self) {
+            case .hit(let record): if let record = record as? Self { return record }
+            case .deleted: return nil
+            case .miss: break
+            }
+        }
+        guard let row = try store.find(id: key, in: schema) else { return nil }
+        return try materialize(row, schema: schema, store: store)
     }
 
     /// Bulk-deletes the rows a query matches and announces one change.
@@ -88,12 +106,16 @@ extension ModelProtocol {
         return count
     }
 
-    /// A record holding a stored row, which must fit the schema (``StoreError``
+    /// A record holding a stored row, which must fit the schema (inside a ``ModelContext``
+    /// scope, the context's instance for it) (``StoreError``
     /// `.invalidStoredValue` otherwise: see `ModelSchema.checkLoaded(_:)`).
     package static func materialize(_ row: [ModelValue], schema: ModelSchema, store: any PersistenceAdapter)
         throws -> Self
     {
         try schema.checkLoaded(row)
+        if schema.joinsContexts, let registry = RegistryScope.current {
+            return registry.resolve(row, schema: schema, store: store, as: Self.self)
+        }
         let record = Self()
         record._load(row, schema: schema, from: store)
         return record

@@ -232,6 +232,9 @@ extension ModelProtocol {
         if isNew { __isPersisted = true }
         __home = store
         __extras?.lastValid = nil
+        if let registry = __membership?.registry ?? (schema.joinsContexts ? RegistryScope.current : nil) {
+            registry.didSave(self, schema: schema, store: store)
+        }
         TransactionContext.record(
             ModelChange(
                 action: isNew ? .insert : .update, schema: schema, modelType: ObjectIdentifier(Self.self), id: written[0],

@@ -44,6 +44,10 @@ public protocol ModelProtocol: ModelObject, Codable {
     /// ``ModelObservation``). Defaults to `true`; return `false` for models that are
     /// never shown in observing UI, to skip the cost.
     static var isObservable: Bool { get }
+    /// Whether records of this model join the current ``ModelContext`` (its identity map
+    /// and unit of work). Defaults to `true`; return `false` for models that should always
+    /// load as fresh, unshared instances (log entries, bulk imports, read-only reports).
+    static var joinsContexts: Bool { get }
 
     /// Runs before every save; return `false` or throw to cancel it.
     func beforeSave() throws -> Bool
@@ -83,6 +87,8 @@ extension ModelProtocol {
     public static var recordsTimestamps: Bool { true }
     /// Default: `true`.
     public static var isObservable: Bool { true }
+    /// Default: `true`.
+    public static var joinsContexts: Bool { true }
     /// Default: proceeds (returns `true`).
     public func beforeSave() throws -> Bool { true }
     /// Default: does nothing.

@@ -31,6 +31,8 @@ open class ModelObject {
     /// The record's Observation registrar, made on the first tracked property read (see
     /// ``ModelObservation``); nil for records nobody read through a property.
     @usableFromInline package final var __observation: ObservationRegistrar?
+    /// The context (identity map) holding this record, if any (see ``RegistryMembership``).
+    package final var __membership: RegistryMembership?
 
     /// Models inherit this initialiser; declare `init() {}` in the model.
     public init(_modelObject: Void = ()) {}
@@ -91,6 +93,7 @@ open class ModelObject {
         } else {
             __values[slot] = value
         }
+        if __membership != nil { _noteRegistryChange() }
         if let extras = __extras { extras.didChange(self, slot: slot, old: old, new: value) }
     }
 

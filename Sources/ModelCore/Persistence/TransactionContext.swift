@@ -4,7 +4,9 @@
 /// Transactions run synchronously on the calling thread, so this is thread-local.
 package final class TransactionContext {
     package struct Level {
-        var changes: [(ModelChange, AnyObject?)] = []
+        /// Changes to hand on at commit: the record that wrote each, and whether it is
+        /// announced (false while notifications are suppressed: contexts still merge it).
+        var changes: [(ModelChange, AnyObject?, announce: Bool)] = []
         /// Records written at this level and how to restore their state before (on
         /// rollback; held strongly until the transaction ends). See ``RecordUndo``.
         var undo: [RecordUndo] = []
@@ -41,14 +43,19 @@ package final class TransactionContext {
         adapter: any PersistenceAdapter, undo: (ModelObject, RecordState)?
     ) {
         let suppressed = ModelNotifications.areSuppressed
+        let merges = RegistryHub.isActive
         guard let context = current(for: ObjectIdentifier(adapter)), !context.levels.isEmpty else {
-            if !suppressed { ModelNotifications.deliver(change(), instance: instance) }
+            if !suppressed || merges {
+                let change = change()
+                if !suppressed { ModelNotifications.deliver(change, instance: instance) }
+                if merges { RegistryHub.deliver(change, instance: instance) }
+            }
             if TableObservers.isActive { TableObservers.notify(store: ObjectIdentifier(adapter), schemas: [schema]) }
             return
         }
         let top = context.levels.count - 1
         if context.levels[top].schemas.last !== schema { context.levels[top].schemas.append(schema) }
-        if !suppressed { context.levels[top].changes.append((change(), instance)) }
+        if !suppressed || merges { context.levels[top].changes.append((change(), instance, !suppressed)) }
         if let (record, before) = undo { context.levels[top].undo.append(RecordUndo(record, before: before)) }
     }
 
@@ -80,7 +87,12 @@ package final class TransactionContext {
         }
         let level = finish()
         if context.levels.isEmpty {
-            for (change, instance) in level.changes { ModelNotifications.deliver(change, instance: instance) }
+            for (change, instance, announce) in level.changes where announce {
+                ModelNotifications.deliver(change, instance: instance)
+            }
+            if RegistryHub.isActive {
+                for (change, instance, _) in level.changes { RegistryHub.deliver(change, instance: instance) }
+            }
             TableObservers.notify(store: key, schemas: level.schemas)
         } else {
             context.levels[context.levels.count - 1].changes += level.changes

@@ -11,7 +11,8 @@ extension ModelSchema {
     ///
     /// - Complexity: O(columns): a kind check per value, plus the property's own decoding
     ///   for integer columns of a narrower Swift type and for typed arrays/dictionaries.
-    package func checkLoaded(_ row: [ModelValue]) throws {
+    /// `allowingNullID` accepts a nil id (a saved-state row of an unsaved record).
+    package func checkLoaded(_ row: [ModelValue], allowingNullID: Bool = false) throws {
         guard row.count == columns.count else {
             throw StoreError(
                 .invalidStoredValue, table: tableName, id: row.first,
@@ -20,7 +21,7 @@ extension ModelSchema {
         for k in 0..<row.count {
             let value = row[k]
             if value.isNull {
-                if k == 0 || !columns[k].isOptional {
+                if (k == 0 && !allowingNullID) || (k > 0 && !columns[k].isOptional) {
                     throw invalid(row, k, "NULL in a non-optional \(columns[k].castTarget) column")
                 }
                 continue

@@ -34,6 +34,8 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
     package let validatesOnSave: Bool
     /// Whether property reads register with Observation (``ModelProtocol/isObservable``).
     @usableFromInline package let isObservable: Bool
+    /// Whether records join the current context (``ModelProtocol/joinsContexts``).
+    package let joinsContexts: Bool
     /// Relations as declared (resolved on first use, see ``relations()``).
     package let relationDeclarations: [RelationDeclaration]
     private let resolvedRelations = Locked<Result<[Relation], SchemaError>?>(nil)
@@ -50,8 +52,10 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
     package init(
         modelName: String, tableName: String, columns: [ColumnDefinition], idGeneration: IDGeneration,
         locations: [Int], timestamps: Bool, problem: SchemaError?, validatesOnSave: Bool = false,
-        relations: [RelationDeclaration] = [], isObservable: Bool = true, modelType: (any ModelProtocol.Type)? = nil
+        relations: [RelationDeclaration] = [], isObservable: Bool = true, joinsContexts: Bool = true,
+        modelType: (any ModelProtocol.Type)? = nil
     ) {
+        self.joinsContexts = joinsContexts
         self.modelType = modelType
         self.isObservable = isObservable
         self.relationDeclarations = relations

@@ -1,0 +1,144 @@
+import Synchronization
+
+// The hooks through which the model layer reaches an identity map. ModelCore only knows
+// that a load, a save and a property write may go through a registry; `ModelContext`
+// (ModelQuery/Context) is the registry, and everything a context does lives there.
+
+/// Where a registry answers a lookup by id.
+package enum RegistryLookup {
+    /// Not registered: read the store.
+    case miss
+    /// The registered instance.
+    case hit(ModelObject)
+    /// Registered and deleted in the registry (not yet in the store): there is no record.
+    case deleted
+}
+
+/// An identity map the model layer consults: ``ModelProtocol/materialize(_:schema:store:)``
+/// resolves every loaded row through the current registry, `find` asks it first, saves
+/// and explicit inserts register records, and a record's first change after a save marks
+/// it as one to keep (see ``RegistryMembership``).
+package protocol RecordRegistry: AnyObject, Sendable {
+    /// The instance for a row read from `store`: the registered one (refreshed from the
+    /// row when it has no unsaved changes), or a new one registered now.
+    func resolve<M: ModelProtocol>(_ row: [ModelValue], schema: ModelSchema, store: any PersistenceAdapter, as type: M.Type) -> M
+    /// The registered instance for an id in `store`, if any.
+    func lookup<M: ModelProtocol>(id: ModelValue, schema: ModelSchema, store: any PersistenceAdapter, as type: M.Type)
+        -> RegistryLookup
+    /// A record was written to `store` (inserted or updated): it is registered under its id.
+    func didSave(_ record: ModelObject, schema: ModelSchema, store: any PersistenceAdapter)
+    /// A registered record changed for the first time since it was registered or saved.
+    func noteChanged(_ record: ModelObject)
+    /// Whether query results leave `record` out (deleted in the registry).
+    func hides(_ record: ModelObject) -> Bool
+    /// A change committed anywhere in the process (`instance` is the record that wrote it).
+    func receive(_ change: ModelChange, from instance: AnyObject?)
+}
+
+/// A record's registration: which registry holds it, in which generation (a registry that
+/// is cleared starts a new one), and whether it is already held as possibly changed.
+///
+/// Immutable apart from the atomic flag, so registries on other threads may read it.
+package final class RegistryMembership: Sendable {
+    package weak let registry: (any RecordRegistry)?
+    package let generation: Int
+    /// Set once the registry holds the record as possibly changed; cleared when it no
+    /// longer does (after a save or a rollback).
+    package let tracked: Atomic<Bool>
+
+    package init(registry: any RecordRegistry, generation: Int, tracked: Bool) {
+        self.registry = registry
+        self.generation = generation
+        self.tracked = Atomic(tracked)
+    }
+}
+
+extension ModelObject {
+    /// Tells the record's registry about its first change since it was last clean.
+    @inline(__always) package final func _noteRegistryChange() {
+        if let membership = __membership, !membership.tracked.load(ordering: .relaxed) {
+            membership.registry?.noteChanged(self)
+        }
+    }
+}
+
+/// Who may use a registry bound in a scope: the task that bound it, the thread that bound
+/// it outside any task, or (for work carried to a pool thread for one call) anyone.
+package enum RegistryOwner: Sendable, Equatable {
+    case task(Int)
+    case thread(UInt)
+    case any
+
+    /// The calling task, or the calling thread outside any task.
+    package static var current: RegistryOwner {
+        if let task = withUnsafeCurrentTask(body: { $0?.hashValue }) { return .task(task) }
+        return .thread(currentThreadID())
+    }
+}
+
+/// A registry bound to a scope, with the binding it shadows (the stack of scopes).
+package final class RegistryBinding: Sendable {
+    package let registry: any RecordRegistry
+    package let owner: RegistryOwner
+    package let outer: RegistryBinding?
+
+    package init(registry: any RecordRegistry, owner: RegistryOwner, outer: RegistryBinding?) {
+        self.registry = registry
+        self.owner = owner
+        self.outer = outer
+    }
+}
+
+/// The registry of the current scope: a task-local binding, visible only to the task (or
+/// thread) that made it, so tasks that inherit the binding (`Task {}`, task groups,
+/// `async let`) work without a registry instead of sharing one.
+package enum RegistryScope {
+    @TaskLocal package static var binding: RegistryBinding?
+
+    /// The registry loads and saves in this scope go through, if any.
+    @inline(__always) package static var current: (any RecordRegistry)? {
+        guard let binding else { return nil }
+        return binding.owner == .any || binding.owner == .current ? binding.registry : nil
+    }
+
+    /// `body`, made to run with the caller's registry wherever it runs (a pool thread for
+    /// one blocking call, while the caller waits for it).
+    package static func carried<T>(_ body: @escaping @Sendable () throws -> sending T) -> @Sendable () throws -> sending T {
+        guard let registry = current else { return body }
+        let binding = RegistryBinding(registry: registry, owner: .any, outer: nil)
+        return { try $binding.withValue(binding, operation: body) }
+    }
+}
+
+/// Every live registry, so a commit anywhere reaches the instances other registries hold.
+package enum RegistryHub {
+    private final class Entry: Sendable {
+        weak let registry: (any RecordRegistry)?
+        init(_ registry: any RecordRegistry) { self.registry = registry }
+    }
+    private static let entries = Locked<[ObjectIdentifier: Entry]>([:])
+    private static let liveCount = Atomic<Int>(0)
+
+    /// Whether any registry is live (one atomic load on every commit otherwise).
+    @inline(__always) package static var isActive: Bool { liveCount.load(ordering: .relaxed) > 0 }
+
+    package static func add(_ registry: any RecordRegistry) {
+        entries.withLock { $0[ObjectIdentifier(registry)] = Entry(registry) }
+        liveCount.add(1, ordering: .relaxed)
+    }
+
+    package static func remove(_ id: ObjectIdentifier) {
+        let removed = entries.withLock { $0.removeValue(forKey: id) }
+        if removed != nil { liveCount.subtract(1, ordering: .relaxed) }
+    }
+
+    /// The live registries.
+    package static var all: [any RecordRegistry] {
+        entries.withLock { $0.values.compactMap(\.registry) }
+    }
+
+    /// Hands a committed change to every live registry.
+    package static func deliver(_ change: ModelChange, instance: AnyObject?) {
+        for registry in all { registry.receive(change, from: instance) }
+    }
+}

@@ -1,0 +1,92 @@
+import ModelCore
+
+extension ModelContext {
+    /// A record's identity in a context: its model and id.
+    struct Key: Hashable {
+        let schema: ObjectIdentifier
+        let id: ModelValue
+    }
+
+    /// A registered record: weakly, or strongly for a context that retains records.
+    struct Slot {
+        weak var weak: ModelObject?
+        var strong: ModelObject?
+        var record: ModelObject? { strong ?? weak }
+    }
+
+    /// A record held because it may have changes to save.
+    struct Pending {
+        let record: ModelObject
+        /// Deleted in the context (the store still has it until ``ModelContext/save()``).
+        var deleted: Bool
+        /// Registration order, for a stable save order.
+        let order: Int
+    }
+
+    /// Everything a context holds, guarded by its lock.
+    struct State {
+        var generation = 0
+        var byID: [Key: Slot] = [:]
+        var pending: [ObjectIdentifier: Pending] = [:]
+        var deletedCount = 0
+        /// Commits from other tasks and threads, applied by the context's own user.
+        var inbox: [(ModelChange, ObjectIdentifier?)] = []
+        var sequence = 0
+        var pruneAt = 1024
+        /// While ``ModelContext/save()`` writes: saves do not change the pending table.
+        var isSaving = false
+
+        init(generation: Int = 0) { self.generation = generation }
+
+        mutating func nextOrder() -> Int {
+            sequence += 1
+            return sequence
+        }
+
+        /// Drops the slots of records that no longer exist.
+        mutating func prune() {
+            byID = byID.filter { $0.value.record != nil }
+            pruneAt = Swift.max(1024, byID.count * 2)
+        }
+
+        mutating func track(_ record: ModelObject, deleted: Bool = false) {
+            let id = ObjectIdentifier(record)
+            if var entry = pending[id] {
+                if deleted, !entry.deleted { deletedCount += 1 }
+                entry.deleted = entry.deleted || deleted
+                pending[id] = entry
+            } else {
+                if deleted { deletedCount += 1 }
+                pending[id] = Pending(record: record, deleted: deleted, order: nextOrder())
+            }
+        }
+
+        mutating func untrack(_ record: ModelObject) {
+            if let entry = pending.removeValue(forKey: ObjectIdentifier(record)), entry.deleted { deletedCount -= 1 }
+        }
+
+        /// Removes a record from every table; its membership, when it was one.
+        mutating func remove(_ record: ModelObject) -> RegistryMembership? {
+            untrack(record)
+            if let schema = record.__schema {
+                let key = Key(schema: ObjectIdentifier(schema), id: record.__baseline.first ?? .null)
+                if byID[key]?.record === record { byID[key] = nil }
+            }
+            guard let membership = record.__membership, membership.generation == generation else { return nil }
+            return membership
+        }
+
+        /// The memberships of every held record.
+        func memberships() -> [RegistryMembership] {
+            var list: [RegistryMembership] = []
+            for slot in byID.values { if let m = slot.record?.__membership { list.append(m) } }
+            for entry in pending.values { if let m = entry.record.__membership { list.append(m) } }
+            return list
+        }
+    }
+}
+
+import Foundation
+
+/// Whether the caller runs on the main thread (where main-actor code runs).
+func isMainThread() -> Bool { Thread.isMainThread }

@@ -1,0 +1,125 @@
+import ModelCore
+
+/// The identity map: every load path (`find`, queries, relation loads, eager loading,
+/// imports) resolves rows through ``RecordRegistry``, so a context hands out one instance
+/// per record.
+extension ModelContext: RecordRegistry {
+    package func resolve<M: ModelProtocol>(
+        _ row: [ModelValue], schema: ModelSchema, store: any PersistenceAdapter, as type: M.Type
+    ) -> M {
+        applyInbox()
+        let key = Key(schema: ObjectIdentifier(schema), id: row[0])
+        if let held = state.withLock({ $0.byID[key]?.record }) as? M, held.__isPersisted, held.__baseline[0] == row[0] {
+            refresh(held, from: row, store: store)
+            return held
+        }
+        let record = M()
+        if let (values, baseline, home) = parent?.state(for: key, as: M.self) {
+            record._load(baseline, schema: schema, from: home ?? store)
+            record.__values = values
+            record.__baseline = values
+        } else {
+            record._load(row, schema: schema, from: store)
+        }
+        register(record, key: key)
+        return record
+    }
+
+    package func lookup<M: ModelProtocol>(id: ModelValue, schema: ModelSchema, store: any PersistenceAdapter, as type: M.Type)
+        -> RegistryLookup
+    {
+        applyInbox()
+        let key = Key(schema: ObjectIdentifier(schema), id: id)
+        let (held, deleted) = state.withLock { state -> (ModelObject?, Bool) in
+            guard let record = state.byID[key]?.record else { return (nil, false) }
+            return (record, state.pending[ObjectIdentifier(record)]?.deleted ?? false)
+        }
+        if let held, held.__isPersisted, held.__baseline[0] == id {
+            return deleted ? .deleted : .hit(held)
+        }
+        guard let (values, baseline, home) = parent?.state(for: key, as: M.self) else { return .miss }
+        if values.isEmpty { return .deleted }
+        let record = M()
+        record._load(baseline, schema: schema, from: home ?? store)
+        record.__values = values
+        record.__baseline = values
+        register(record, key: key)
+        return .hit(record)
+    }
+
+    package func didSave(_ record: ModelObject, schema: ModelSchema, store: any PersistenceAdapter) {
+        let key = Key(schema: ObjectIdentifier(schema), id: record.__baseline[0])
+        state.withLock { state in
+            let member = record.__membership.map { $0.registry === self && $0.generation == state.generation } ?? false
+            guard member || RegistryScope.current === self else { return }
+            if !member { record.__membership = membership(state, tracked: false) }
+            var slot = Slot(weak: record, strong: retainsRecords ? record : nil)
+            slot.weak = record
+            state.byID[key] = slot
+            guard !state.isSaving, let entry = state.pending[ObjectIdentifier(record)], !entry.deleted else { return }
+            if record.__values == record.__baseline {
+                state.untrack(record)
+                record.__membership?.tracked.store(false, ordering: .relaxed)
+            }
+        }
+    }
+
+    package func noteChanged(_ record: ModelObject) {
+        state.withLock { state in
+            guard let membership = record.__membership, membership.registry === self, membership.generation == state.generation
+            else { return }
+            membership.tracked.store(true, ordering: .relaxed)
+            state.track(record)
+        }
+    }
+
+    package func hides(_ record: ModelObject) -> Bool {
+        state.withLock { state in
+            guard state.deletedCount > 0, !state.isSaving else { return false }
+            return state.pending[ObjectIdentifier(record)]?.deleted ?? false
+        }
+    }
+
+    /// Registers a loaded record under `key`.
+    func register(_ record: ModelObject, key: Key) {
+        state.withLock { state in
+            record.__membership = membership(state, tracked: false)
+            state.byID[key] = Slot(weak: record, strong: retainsRecords ? record : nil)
+            if state.byID.count >= state.pruneAt { state.prune() }
+        }
+    }
+
+    /// A membership of the current generation (call holding the lock).
+    func membership(_ state: State, tracked: Bool) -> RegistryMembership {
+        RegistryMembership(registry: self, generation: state.generation, tracked: tracked)
+    }
+
+    /// For a child context: the values this context (or its parent) has for `key` — its
+    /// current values, its saved baseline and store — or empty values when it deleted the
+    /// record; nil when neither holds it.
+    func state<M: ModelProtocol>(for key: Key, as type: M.Type) -> (values: [ModelValue], baseline: [ModelValue], home: (any PersistenceAdapter)?)? {
+        let (held, deleted) = state.withLock { state -> (ModelObject?, Bool) in
+            guard let record = state.byID[key]?.record else { return (nil, false) }
+            return (record, state.pending[ObjectIdentifier(record)]?.deleted ?? false)
+        }
+        guard let held, held.__isPersisted else { return parent?.state(for: key, as: type) }
+        if deleted { return ([], [], nil) }
+        return (held.__values, held.__baseline, held.__home)
+    }
+
+    /// Brings an unchanged held record up to a row just read from its store. A record
+    /// with unsaved changes keeps them.
+    func refresh(_ record: ModelObject, from row: [ModelValue], store: any PersistenceAdapter) {
+        guard parent == nil, record.__baseline != row, record.__values == record.__baseline else { return }
+        record._assignAll(row)
+        record.__baseline = row
+        record.__home = store
+        record.__extras?.related.removeAll()
+        // The refresh is not a change to save.
+        state.withLock { state in
+            guard state.pending[ObjectIdentifier(record)]?.deleted != true else { return }
+            state.untrack(record)
+            record.__membership?.tracked.store(false, ordering: .relaxed)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import ModelCore
+
+/// Commits made elsewhere — through another context, without one, by another task — reach
+/// the instances this context holds: an unchanged instance takes the committed values (its
+/// column observers and Observation hear each change once); one with unsaved changes keeps
+/// them (the last save wins); a deleted record's instance becomes new, and leaves the
+/// context.
+///
+/// Changes committed by the context's own task or thread (or, for a context made on the
+/// main thread, by main-thread code) apply at once. Others wait in an inbox the context
+/// applies on its next load or save, or when its user calls ``mergeChanges()``: a
+/// context's records are only ever touched by its own user.
+extension ModelContext {
+    package func receive(_ change: ModelChange, from instance: AnyObject?) {
+        switch change.action {
+        case .insert, .update, .delete: break
+        case .deleteAll, .updateAll: return
+        }
+        if let instance = instance as? ModelObject, let membership = instance.__membership, membership.registry === self {
+            return
+        }
+        let source = instance.map(ObjectIdentifier.init)
+        if isOwnedByCaller {
+            apply(change, from: source)
+        } else {
+            state.withLock { $0.inbox.append((change, source)) }
+        }
+    }
+
+    /// Applies the commits other tasks and threads made since the last load or save (see
+    /// the discussion above). Call it from the context's own task, actor or thread.
+    public func mergeChanges() {
+        applyInbox()
+    }
+
+    /// Whether the caller is the context's user: its creator, a scope that runs it, or the
+    /// main thread for a context made there.
+    var isOwnedByCaller: Bool {
+        let caller = RegistryOwner.current
+        if caller == creator || (createdOnMainThread && isMainThread()) { return true }
+        var binding = RegistryScope.binding
+        while let current = binding {
+            if current.registry === self, current.owner == .any || current.owner == caller { return true }
+            binding = current.outer
+        }
+        return false
+    }
+
+    func applyInbox() {
+        let changes = state.withLock { state -> [(ModelChange, ObjectIdentifier?)] in
+            guard !state.inbox.isEmpty else { return [] }
+            defer { state.inbox = [] }
+            return state.inbox
+        }
+        for (change, source) in changes { apply(change, from: source) }
+    }
+
+    /// Brings the held instance of the changed record (other than the one that wrote it)
+    /// up to the commit, unless it has unsaved changes.
+    func apply(_ change: ModelChange, from source: ObjectIdentifier?) {
+        let key = Key(schema: ObjectIdentifier(change.schema), id: change.id)
+        let found = state.withLock { state -> (ModelObject, Bool)? in
+            guard let record = state.byID[key]?.record else { return nil }
+            return (record, state.pending[ObjectIdentifier(record)] != nil)
+        }
+        guard let (record, pending) = found, ObjectIdentifier(record) != source, record.__isPersisted else { return }
+        if pending, record.__values != record.__baseline || hasUnsavedChanges(record) { return }
+        switch change.action {
+        case .insert, .update:
+            guard change.values.count == record.__values.count, change.values != record.__baseline else { return }
+            record._assignAll(change.values)
+            record.__baseline = change.values
+            record.__extras?.related.removeAll()
+            state.withLock { state in
+                state.untrack(record)
+                record.__membership?.tracked.store(false, ordering: .relaxed)
+            }
+        case .delete:
+            record.__isPersisted = false
+            detach(record)
+        case .deleteAll, .updateAll:
+            return
+        }
+    }
+}

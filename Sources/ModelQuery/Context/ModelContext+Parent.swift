@@ -1,0 +1,47 @@
+import ModelCore
+
+/// Child contexts: a scratch pad over a parent. A child loads the parent's instances' state
+/// (unsaved changes included) into instances of its own; its ``ModelContext/save()``
+/// hands its changes to the parent — changed columns onto the parent's instances, new
+/// records moved into the parent, deletions marked there — without touching the store.
+extension ModelContext {
+    func merge(into parent: ModelContext) throws {
+        let work = pendingWork()
+        for record in work.writes {
+            guard let model = record as? any ModelProtocol else { continue }
+            if !record.__isPersisted {
+                detach(record)
+                try parent.insert(model)
+                continue
+            }
+            let target = try parent.counterpart(of: model)
+            for slot in record.__values.indices where record.__values[slot] != record.__baseline[slot] {
+                target._assign(record.__values[slot], at: slot)
+            }
+            record.__baseline = record.__values
+            state.withLock { state in
+                state.untrack(record)
+                record.__membership?.tracked.store(false, ordering: .relaxed)
+            }
+        }
+        for record in work.deletes {
+            guard let model = record as? any ModelProtocol else { continue }
+            try parent.delete(parent.counterpart(of: model))
+            record.__isPersisted = false
+            detach(record)
+        }
+    }
+
+    /// This context's instance of the stored record a child holds: the one it has, or a
+    /// new one made from the state the child started from.
+    func counterpart<M: ModelProtocol>(of record: M) throws -> M {
+        let schema = record.recordSchema
+        let key = Key(schema: ObjectIdentifier(schema), id: record.__baseline[0])
+        if let held = state.withLock({ $0.byID[key]?.record }) as? M, held.__isPersisted { return held }
+        let copy = M()
+        let home = try record.__home ?? ModelStore.resolve(ObjectIdentifier(M.self), modelName: schema.modelName)
+        copy._load(record.__baseline, schema: schema, from: home)
+        register(copy, key: key)
+        return copy
+    }
+}

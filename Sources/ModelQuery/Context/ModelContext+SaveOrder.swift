@@ -1,0 +1,97 @@
+import ModelCore
+
+/// The order ``ModelContext/save()`` writes in: parents before children, so foreign keys
+/// point at stored rows; deletions children first, so a parent's delete rules find only
+/// what the context did not delete itself.
+extension ModelContext {
+    /// The records a save writes and deletes, in order.
+    struct Work {
+        var writes: [ModelObject] = []
+        var deletes: [ModelObject] = []
+        var isEmpty: Bool { writes.isEmpty && deletes.isEmpty }
+    }
+
+    func pendingWork() -> Work {
+        let pending = state.withLock { Array($0.pending.values) }.sorted { $0.order < $1.order }
+        var writes: [ModelObject] = []
+        var deletes: [ModelObject] = []
+        for entry in pending {
+            let record = entry.record
+            if entry.deleted {
+                if record.__isPersisted { deletes.append(record) }
+            } else if !record.__isPersisted || record.__values != record.__baseline {
+                writes.append(record)
+            }
+        }
+        var ranks = SchemaRanks()
+        return Work(writes: ordered(writes, ranks: &ranks), deletes: deleteOrder(deletes, ranks: &ranks))
+    }
+
+    /// Writes ordered by model depth (a model after the models it belongs to), then each
+    /// record after the unsaved parents it is linked to (which covers a model that belongs
+    /// to itself), keeping registration order otherwise.
+    private func ordered(_ records: [ModelObject], ranks: inout SchemaRanks) -> [ModelObject] {
+        let byRank = records.enumerated().sorted { a, b in
+            let (ra, rb) = (ranks.rank(a.element), ranks.rank(b.element))
+            return ra != rb ? ra < rb : a.offset < b.offset
+        }.map(\.element)
+        let included = Set(records.map(ObjectIdentifier.init))
+        var done = Set<ObjectIdentifier>()
+        var visiting = Set<ObjectIdentifier>()
+        var result: [ModelObject] = []
+        func visit(_ record: ModelObject) {
+            let id = ObjectIdentifier(record)
+            guard !done.contains(id), visiting.insert(id).inserted else { return }
+            for parent in unsavedParents(of: record) where included.contains(ObjectIdentifier(parent)) { visit(parent) }
+            visiting.remove(id)
+            done.insert(id)
+            result.append(record)
+        }
+        for record in byRank { visit(record) }
+        return result
+    }
+
+    /// Deletes: deepest models first.
+    private func deleteOrder(_ records: [ModelObject], ranks: inout SchemaRanks) -> [ModelObject] {
+        records.enumerated().sorted { a, b in
+            let (ra, rb) = (ranks.rank(a.element), ranks.rank(b.element))
+            return ra != rb ? ra > rb : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// The records `record` is linked to through a `@BelongsTo` (assigned, or reached
+    /// through the owner) that are not saved yet.
+    private func unsavedParents(of record: ModelObject) -> [ModelObject] {
+        var parents: [ModelObject] = []
+        if record.__inverse.pending, let owner = record.__inverse.owner { parents.append(owner) }
+        if let links = record.__extras?.related.parents {
+            for link in links.values where link.pending { if let parent = link.parent { parents.append(parent) } }
+        }
+        return parents
+    }
+}
+
+/// Model depth by `@BelongsTo`: 0 for a model that belongs to nothing, else one more than
+/// the deepest model it belongs to (a cycle counts once).
+struct SchemaRanks {
+    private var ranks: [ObjectIdentifier: Int] = [:]
+
+    mutating func rank(_ record: ModelObject) -> Int {
+        guard let schema = record.__schema else { return 0 }
+        return rank(schema, visiting: [])
+    }
+
+    private mutating func rank(_ schema: ModelSchema, visiting: Set<ObjectIdentifier>) -> Int {
+        let id = ObjectIdentifier(schema)
+        if let known = ranks[id] { return known }
+        guard !visiting.contains(id) else { return 0 }
+        var next = visiting
+        next.insert(id)
+        var depth = 0
+        for relation in (try? schema.relations()) ?? [] where relation.kind == .belongsTo && relation.target !== schema {
+            depth = Swift.max(depth, rank(relation.target, visiting: next) + 1)
+        }
+        ranks[id] = depth
+        return depth
+    }
+}

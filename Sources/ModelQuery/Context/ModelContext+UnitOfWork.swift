@@ -1,0 +1,170 @@
+import ModelCore
+
+/// The unit of work: inserts, changes and deletes collect in the context until ``save()``
+/// writes them all in one store transaction, or ``rollback()`` discards them.
+extension ModelContext {
+    /// Adds a record to the context: a new one is saved by the next ``save()``; a stored
+    /// one joins the identity map.
+    ///
+    /// - Throws: ``ContextError`` `.foreignRecord` for a record of another live context,
+    ///   `.notJoinable` for a model that opted out, `.duplicateRecord` when the context
+    ///   holds another instance of the same stored record.
+    public func insert(_ record: some ModelProtocol) throws {
+        try join(record, schema: record.recordSchema)
+    }
+
+    /// Marks a record for deletion by the next ``save()`` (which destroys it, so its
+    /// relations' delete rules and hooks run). A record inserted and never saved just
+    /// leaves the context.
+    public func delete(_ record: some ModelProtocol) throws {
+        try join(record, schema: record.recordSchema)
+        if !record.__isPersisted {
+            detach(record)
+            return
+        }
+        state.withLock { $0.track(record, deleted: true) }
+    }
+
+    /// Whether ``save()`` has anything to write: an inserted, changed or deleted record.
+    public var hasChanges: Bool { !pendingWork().isEmpty }
+
+    /// The records ``save()`` would insert, update and delete.
+    public var changes: (inserted: [any ModelProtocol], updated: [any ModelProtocol], deleted: [any ModelProtocol]) {
+        let work = pendingWork()
+        let writes = work.writes.compactMap { $0 as? any ModelProtocol }
+        return (
+            writes.filter { !$0.__isPersisted }, writes.filter { $0.__isPersisted },
+            work.deletes.compactMap { $0 as? any ModelProtocol }
+        )
+    }
+
+    /// Writes every inserted, changed and deleted record, in one transaction of their
+    /// store: parents before children, deletions after writes and children before their
+    /// parents, each through `save()` or `destroy()` (validations, hooks, timestamps and
+    /// delete rules run as usual). All or nothing: if anything fails — an invalid record,
+    /// a declining hook, a store error — nothing is stored, every record keeps its
+    /// unsaved state, and the error is rethrown.
+    ///
+    /// A child context's save merges its changes into the parent instead (see
+    /// ``init(parent:retainsRecords:name:)``); nothing reaches the store until the root
+    /// context saves.
+    ///
+    /// - Throws: what the records' saves and destroys throw; ``ContextError``
+    ///   `.mixedStores` (before writing) when the records use more than one store.
+    public func save() throws {
+        applyInbox()
+        if let parent {
+            try merge(into: parent)
+            return
+        }
+        let work = pendingWork()
+        if work.isEmpty { return }
+        let store = try commonStore(work)
+        state.withLock { $0.isSaving = true }
+        defer { state.withLock { $0.isSaving = false } }
+        try run {
+            try store.transaction {
+                for record in work.writes {
+                    guard let model = record as? any ModelProtocol else { continue }
+                    try model.save()
+                }
+                for record in work.deletes {
+                    guard let model = record as? any ModelProtocol, model.__isPersisted else { continue }
+                    guard try model.destroy() else {
+                        throw ModelError(
+                            .cancelled, model: model.recordSchema.modelName, id: model.__baseline[0],
+                            message: "a before-hook declined the deletion; the context saved nothing")
+                    }
+                }
+            }
+        }
+        state.withLock { state in
+            for record in work.writes + work.deletes {
+                state.untrack(record)
+                record.__membership?.tracked.store(false, ordering: .relaxed)
+            }
+        }
+        for record in work.deletes { detach(record) }
+    }
+
+    /// Discards every unsaved change: changed records get their saved values back,
+    /// inserted ones leave the context, deleted ones stay.
+    public func rollback() {
+        let pending = state.withLock { state -> [Pending] in
+            defer {
+                state.pending = [:]
+                state.deletedCount = 0
+            }
+            return Array(state.pending.values)
+        }
+        for entry in pending {
+            let record = entry.record
+            if !record.__isPersisted {
+                detach(record)
+                continue
+            }
+            if record.__values != record.__baseline { record._assignAll(record.__baseline) }
+            record.__extras?.setSlots = []
+            state.withLock { state in
+                state.untrack(record)
+                record.__membership?.tracked.store(false, ordering: .relaxed)
+            }
+        }
+    }
+
+    /// Makes `record` a member (or checks it already is one).
+    func join(_ record: ModelObject, schema: ModelSchema) throws {
+        guard schema.joinsContexts else {
+            throw ContextError(.notJoinable, model: schema.modelName, message: "\(schema.modelName).joinsContexts is false")
+        }
+        if let other = record.__membership?.registry as? ModelContext, other !== self, other.holds(record) {
+            throw ContextError(
+                .foreignRecord, model: schema.modelName, id: record.__values[0],
+                message: "the record belongs to another context; load it in this one instead")
+        }
+        try state.withLock { (state: inout State) throws(ContextError) in
+            if let membership = record.__membership, membership.registry === self, membership.generation == state.generation {
+                return
+            }
+            if record.__isPersisted {
+                let key = Key(schema: ObjectIdentifier(schema), id: record.__baseline[0])
+                if let held = state.byID[key]?.record, held !== record, held.__isPersisted {
+                    throw ContextError(
+                        .duplicateRecord, model: schema.modelName, id: record.__baseline[0],
+                        message: "the context already holds another instance of this record")
+                }
+                state.byID[key] = Slot(weak: record, strong: retainsRecords ? record : nil)
+            }
+            let tracked = !record.__isPersisted || record.__values != record.__baseline
+            record.__membership = membership(state, tracked: tracked)
+            if tracked { state.track(record) }
+        }
+    }
+
+    /// Whether the record is a current member of this context.
+    func holds(_ record: ModelObject) -> Bool {
+        state.withLock { state in
+            guard let membership = record.__membership else { return false }
+            return membership.registry === self && membership.generation == state.generation
+        }
+    }
+
+    /// The store every pending record writes to.
+    private func commonStore(_ work: Work) throws -> any PersistenceAdapter {
+        var found: (any PersistenceAdapter)?
+        for record in work.writes + work.deletes {
+            guard let model = record as? any ModelProtocol else { continue }
+            let store = try model.store(nil)
+            if let found, found !== store {
+                throw ContextError(
+                    .mixedStores, model: model.recordSchema.modelName,
+                    message: "the context's changes use more than one store; save them from one context per store")
+            }
+            found = store
+        }
+        guard let found else {
+            throw ContextError(.mixedStores, message: "no store for the context's changes")
+        }
+        return found
+    }
+}
