@@ -2,10 +2,11 @@ import ArrayAdapter
 import Foundation
 import Testing
 
+/// ModelContext behaviour the conformance group (run on every adapter) does not cover:
+/// tasks, memory, threads, files that do not load, child deletes.
 @Suite struct ContextTests {
     @Test func unitOfWorkLinksUnsavedParents() throws {
-        let store = ArrayAdapter()
-        try ModelStore.using(store) {
+        try ModelStore.using(ArrayAdapter()) {
             let context = ModelContext()
             let board = Board()
             board.title = "b"
@@ -16,8 +17,181 @@ import Testing
             try context.insert(board)
             try context.save()
             #expect(board.id != nil)
-            #expect(assignee.board?.id == board.id)
             #expect(try Assignee.find(assignee.id ?? -1)?.load(\.board)?.id == board.id)
+        }
+    }
+
+    @Test func tasksStartedInsideAScopeSeeNoContext() async throws {
+        let store = ArrayAdapter()
+        let stored = try await Board.create(["title": "t"], in: store)
+        let id = stored.id ?? -1
+        let context = ModelContext()
+        try await ModelStore.using(store) {
+            try await context.run {
+                #expect(ModelContext.current === context)
+                let first = try await Board.find(id)
+                let second = try await Board.find(id)
+                #expect(first != nil && first === second, "async finds in a scope go through the context")
+                let inChild = await Task { ModelContext.current == nil }.value
+                #expect(inChild, "an unstructured task inherits no context")
+                let inGroup = await withTaskGroup(of: Bool.self) { group in
+                    group.addTask { ModelContext.current == nil }
+                    return await group.next() ?? false
+                }
+                #expect(inGroup, "a child task inherits no context")
+                let temporary = await ModelContext.withTemporary { scratch in
+                    await Task.yield()
+                    return scratch.parent === context && ModelContext.current === scratch
+                }
+                #expect(temporary, "an async temporary context is a child of the current one")
+            }
+        }
+        #expect(ModelContext.current == nil)
+    }
+
+    @Test func unchangedRecordsAreHeldWeaklyAndChangedOnesStrongly() throws {
+        try ModelStore.using(ArrayAdapter()) {
+            for k in 0..<3 { try Board.create(["title": .string("b\(k)")]) }
+            let context = ModelContext()
+            try context.run {
+                var changed: Board? = try Board.find(1)
+                changed?.title = "changed"
+                _ = try Board.all()
+                #expect(context.count == 1, "only the changed record outlives its last reference (\(context.count))")
+                changed = nil
+                #expect(context.hasChanges, "the change is still pending")
+                try context.save()
+                #expect(context.count == 0, "after the save nothing holds it")
+                #expect(try Board.find(1)?.title == "changed")
+            }
+
+            let cache = ModelContext(retainsRecords: true)
+            try cache.run { _ = try Board.all() }
+            #expect(cache.count == 3, "a retaining context keeps what it loaded")
+            let held = try cache.run { try Board.find(2) }
+            held?.title = "edited"
+            cache.evictUnchanged()
+            #expect(cache.count == 1, "evictUnchanged keeps pending work")
+            if let held { cache.evict(held) }
+            #expect(cache.count == 0 && !cache.hasChanges, "evict drops a record and its change")
+            try cache.run { _ = try Board.all() }
+            ModelContext.clearAll()
+            #expect(cache.count == 0, "clearAll clears every context")
+        }
+    }
+
+    @Test func commitsFromOtherThreadsWaitForTheContextsUser() throws {
+        let store = ArrayAdapter()
+        try ModelStore.using(store) {
+            let stored = try Board.create(["title": "before"])
+            let id = stored.id ?? -1
+            let context = ModelContext()
+            let mine = try context.run { try Board.find(id) }
+            let done = DispatchSemaphore(value: 0)
+            let runner = Thread {
+                let other = try? Board.find(id, in: store)
+                other?.title = "from another thread"
+                try? other?.save()
+                done.signal()
+            }
+            runner.start()
+            done.wait()
+            #expect(mine?.title == "before", "another thread's commit does not touch the context's records")
+            context.mergeChanges()
+            #expect(mine?.title == "from another thread", "mergeChanges() applies it")
+        }
+    }
+
+    @Test func threadsWithTheirOwnContexts() throws {
+        let store = ArrayAdapter()
+        let ids = try (0..<8).map { k in try Board.create(["title": .string("t\(k)")], in: store).id ?? -1 }
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            let context = ModelContext()
+            ModelStore.using(store) {
+                context.run {
+                    for round in 0..<50 {
+                        guard let board = try? Board.find(ids[worker]), board === (try? Board.find(ids[worker])) else {
+                            Testing.Issue.record("one instance per record in a thread's context")
+                            return
+                        }
+                        board.title = "w\(worker)-\(round)"
+                        _ = try? Board.where(\.title == "nothing").all()
+                        do { try context.save() } catch { Testing.Issue.record("save: \(error)") }
+                    }
+                }
+            }
+        }
+        for (worker, id) in ids.enumerated() { #expect(try Board.find(id, in: store)?.title == "w\(worker)-49") }
+    }
+
+    @Test func filesThatDoNotLoadAreTypedErrors() throws {
+        let store = ArrayAdapter()
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ctx-bad-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try ModelStore.using(store) {
+            let context = ModelContext()
+            let board = Board()
+            board.title = "draft"
+            try context.insert(board)
+            try context.write(to: url)
+        }
+        let good = try Data(contentsOf: url)
+        func load(_ models: [any ModelProtocol.Type] = [Board.self]) throws -> ModelContext {
+            try ModelContext(contentsOf: url, models: models, store: store)
+        }
+        #expect(try load().count == 1)
+        #expect(throws: ContextError.self) { try load([Comment.self]) }
+        let text = String(decoding: good, as: UTF8.self)
+        let variants = [
+            Data(good.prefix(good.count / 2)), Data(), Data("[]".utf8),
+            Data(text.replacingOccurrences(of: "\"title\"", with: "\"heading\"").utf8),
+            Data(text.replacingOccurrences(of: "{\"s\":\"draft\"}", with: "{\"i\":5}").utf8),
+            Data(text.replacingOccurrences(of: "{\"s\":\"draft\"}", with: "{\"q\":5}").utf8),
+        ]
+        for variant in variants {
+            try variant.write(to: url)
+            #expect(throws: ContextError.self) { try load() }
+        }
+        try FileManager.default.removeItem(at: url)
+        #expect(throws: ContextError.self) { try load() }
+    }
+
+    @Test func aChildsDeleteReachesTheStoreThroughItsParent() throws {
+        try ModelStore.using(ArrayAdapter()) {
+            let board = try Board.create(["title": "doomed"])
+            let parent = ModelContext()
+            try parent.run {
+                let child = ModelContext(parent: parent)
+                try child.run {
+                    guard let mine = try Board.find(board.id ?? -1) else {
+                        Testing.Issue.record("loads")
+                        return
+                    }
+                    try child.delete(mine)
+                    #expect(try Board.find(board.id ?? -1) == nil)
+                    try child.save()
+                }
+                #expect(try Board.find(board.id ?? -1) == nil, "the parent now has the delete pending")
+                #expect(try Board.count() == 1, "the store still has the record")
+                try parent.save()
+            }
+            #expect(try Board.count() == 0)
+        }
+    }
+
+    @Test func aDecliningHookFailsTheWholeSave() throws {
+        try ModelStore.using(ArrayAdapter()) {
+            let board = try Board.create(["title": "b"])
+            let vetoed = try board.assignees.create(["name": "v", "veto_destroy": true])
+            let context = ModelContext()
+            let fresh = Board()
+            fresh.title = "fresh"
+            try context.insert(fresh)
+            try context.insert(vetoed)
+            try context.delete(vetoed)
+            #expect(throws: ModelError.self) { try context.save() }
+            #expect(try Board.count() == 1, "the insert was rolled back with the declined delete")
+            #expect(fresh.isNew)
         }
     }
 }

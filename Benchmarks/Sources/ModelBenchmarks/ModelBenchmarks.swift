@@ -184,6 +184,7 @@ struct ModelBenchmarks {
             case "--async": try AsyncOverhead.run(arguments.popFirst().flatMap(Int.init) ?? 100_000); return
             case "--rest": try RESTWorkloads.run(arguments.popFirst().flatMap(Int.init) ?? 1_000); return
             case "--postgres": try PostgresWorkloads.run(arguments.popFirst().flatMap(Int.init) ?? 50_000, runs: runs); return
+            case "--contexts": try ContextOverhead.run(arguments.popFirst().flatMap(Int.init) ?? 100_000, runs: runs); return
             case "--tx-memory": try TransactionMemory.run(arguments.popFirst().flatMap(Int.init) ?? 200_000); return
             case "--only": only = arguments.popFirst()
             case "--adapter": adapter = arguments.popFirst()
@@ -194,7 +195,7 @@ struct ModelBenchmarks {
             case "--json-n": jsonN = arguments.popFirst().flatMap(Int.init) ?? jsonN
             case "--runs": runs = arguments.popFirst().flatMap(Int.init) ?? runs
             default:
-                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|relations|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--no-center] [--micro] [--micro-sqlite] [--async N] [--tx-memory N] [--rest N] [--postgres N (needs SWIFTMODEL_POSTGRES_URL)]")
+                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|relations|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--no-center] [--micro] [--micro-sqlite] [--async N] [--tx-memory N] [--contexts N] [--rest N] [--postgres N (needs SWIFTMODEL_POSTGRES_URL)]")
                 return
             }
         }
