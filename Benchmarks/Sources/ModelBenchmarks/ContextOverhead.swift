@@ -20,12 +20,12 @@ enum ContextOverhead {
         for (name, store) in [("ArrayAdapter", memory as any PersistenceAdapter), ("SQLiteAdapter", sqlite)] {
             var none: [Double] = [], cold: [Double] = [], warm: [Double] = []
             for _ in 0..<Swift.max(runs, 1) {
-                none.append(perLookup(time { blackHole(try finds(ids, store)) }, count))
+                none.append(perLookup(try time { blackHole(try finds(ids, store)) }, count))
                 let fresh = ModelContext()
-                cold.append(perLookup(time { blackHole(try fresh.run { try finds(ids, store) }) }, count))
+                cold.append(perLookup(try time { blackHole(try fresh.run { try finds(ids, store) }) }, count))
                 let holding = ModelContext(retainsRecords: true)
                 _ = try holding.run { try finds(ids, store) }
-                warm.append(perLookup(time { blackHole(try holding.run { try finds(ids, store) }) }, count))
+                warm.append(perLookup(try time { blackHole(try holding.run { try finds(ids, store) }) }, count))
             }
             let (a, b, c) = (ModelBenchmarks.median(none), ModelBenchmarks.median(cold), ModelBenchmarks.median(warm))
             print(
@@ -44,7 +44,7 @@ enum ContextOverhead {
             let records = try Array(Person.all(in: store).prefix(count))
             plain.append(
                 perLookup(
-                    time {
+                    try time {
                         try store.transaction {
                             for record in records {
                                 record.age = (record.age + 1) % 100
@@ -56,7 +56,7 @@ enum ContextOverhead {
             let held = try unit.run { try Array(Person.all(in: store).prefix(count)) }
             context.append(
                 perLookup(
-                    time {
+                    try time {
                         for record in held { record.age = (record.age + 1 + round) % 100 }
                         try unit.save()
                     }, count))

@@ -35,30 +35,28 @@ package protocol RecordRegistry: AnyObject, Sendable {
     func receive(_ change: ModelChange, from instance: AnyObject?)
 }
 
-/// A record's registration: which registry holds it, in which generation (a registry that
-/// is cleared starts a new one), and whether it is already held as possibly changed.
+/// One generation of a registry, shared by the records registered in it (a registry that
+/// is cleared starts a new one and retires this), so registering a record allocates
+/// nothing.
 ///
-/// Immutable apart from the atomic flag, so registries on other threads may read it.
+/// Immutable apart from the atomic flag, so a registry may retire it from any thread.
 package final class RegistryMembership: Sendable {
     package weak let registry: (any RecordRegistry)?
-    package let generation: Int
-    /// Set once the registry holds the record as possibly changed; cleared when it no
-    /// longer does (after a save or a rollback).
-    package let tracked: Atomic<Bool>
+    /// Cleared when the registry forgets this generation's records.
+    package let isCurrent = Atomic<Bool>(true)
 
-    package init(registry: any RecordRegistry, generation: Int, tracked: Bool) {
+    package init(registry: any RecordRegistry) {
         self.registry = registry
-        self.generation = generation
-        self.tracked = Atomic(tracked)
     }
 }
 
 extension ModelObject {
-    /// Tells the record's registry about its first change since it was last clean.
+    /// Tells the record's registry about its first change since it was last clean
+    /// (``ModelObject/__registryTracked`` is set until the registry untracks it).
     @inline(__always) package final func _noteRegistryChange() {
-        if let membership = __membership, !membership.tracked.load(ordering: .relaxed) {
-            membership.registry?.noteChanged(self)
-        }
+        guard let membership = __membership, !__registryTracked else { return }
+        __registryTracked = true
+        if membership.isCurrent.load(ordering: .relaxed) { membership.registry?.noteChanged(self) }
     }
 }
 

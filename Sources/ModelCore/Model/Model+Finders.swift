@@ -72,15 +72,21 @@ extension ModelProtocol {
 
     /// `find` by a stored id value: the current context's instance, or the store's row.
     package static func findRow(_ key: ModelValue, schema: ModelSchema, store: any PersistenceAdapter) throws -> Self? {
-        if schema.joinsContexts, let registry = RegistryScope.current {
-            switch registry.lookup(id: key, schema: schema, store: store, as: Self.self) {
-            case .hit(let record): if let record = record as? Self { return record }
-            case .deleted: return nil
-            case .miss: break
-            }
+        guard schema.joinsContexts, let registry = RegistryScope.current else {
+            guard let row = try store.find(id: key, in: schema) else { return nil }
+            try schema.checkLoaded(row)
+            let record = Self()
+            record._load(row, schema: schema, from: store)
+            return record
+        }
+        switch registry.lookup(id: key, schema: schema, store: store, as: Self.self) {
+        case .hit(let record): if let record = record as? Self { return record }
+        case .deleted: return nil
+        case .miss: break
         }
         guard let row = try store.find(id: key, in: schema) else { return nil }
-        return try materialize(row, schema: schema, store: store)
+        try schema.checkLoaded(row)
+        return registry.resolve(row, schema: schema, store: store, as: Self.self)
     }
 
     /// Bulk-deletes the rows a query matches and announces one change.

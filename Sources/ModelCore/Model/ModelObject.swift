@@ -33,6 +33,9 @@ open class ModelObject {
     @usableFromInline package final var __observation: ObservationRegistrar?
     /// The context (identity map) holding this record, if any (see ``RegistryMembership``).
     package final var __membership: RegistryMembership?
+    /// Whether the record's registry already holds it as possibly changed (set by the
+    /// record's first change, cleared by the registry when the record is clean again).
+    package final var __registryTracked = false
 
     /// Models inherit this initialiser; declare `init() {}` in the model.
     public init(_modelObject: Void = ()) {}
@@ -93,7 +96,7 @@ open class ModelObject {
         } else {
             __values[slot] = value
         }
-        if __membership != nil { _noteRegistryChange() }
+        if __membership != nil, !__registryTracked { _noteRegistryChange() }
         if let extras = __extras { extras.didChange(self, slot: slot, old: old, new: value) }
     }
 

@@ -41,7 +41,7 @@ extension ModelObject {
     /// Assigns a whole row, notifying observers of each column that changes.
     package final func _assignAll(_ values: [ModelValue]) {
         guard let extras = __extras, !extras.observers.isEmpty else {
-            if __membership != nil, values != __values { _noteRegistryChange() }
+            if __membership != nil, !__registryTracked, values != __values { _noteRegistryChange() }
             if let registrar = __observation, values != __values {
                 registrar.willSet(self, keyPath: \ModelObject.__observed)
                 __values = values

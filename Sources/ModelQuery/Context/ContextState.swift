@@ -26,6 +26,8 @@ extension ModelContext {
     /// Everything a context holds, guarded by its lock.
     struct State {
         var generation = 0
+        /// The membership the records registered in this generation share.
+        var token: RegistryMembership?
         var byID: [Key: Slot] = [:]
         var pending: [ObjectIdentifier: Pending] = [:]
         var deletedCount = 0
@@ -72,16 +74,21 @@ extension ModelContext {
                 let key = Key(schema: ObjectIdentifier(schema), id: record.__baseline.first ?? .null)
                 if byID[key]?.record === record { byID[key] = nil }
             }
-            guard let membership = record.__membership, membership.generation == generation else { return nil }
-            return membership
+            return isMember(record) ? token : nil
         }
 
-        /// The memberships of every held record.
-        func memberships() -> [RegistryMembership] {
-            var list: [RegistryMembership] = []
-            for slot in byID.values { if let m = slot.record?.__membership { list.append(m) } }
-            for entry in pending.values { if let m = entry.record.__membership { list.append(m) } }
-            return list
+        /// Whether `record` is registered in this generation.
+        func isMember(_ record: ModelObject) -> Bool {
+            guard let token else { return false }
+            return record.__membership === token
+        }
+
+        /// This generation's membership, made on first use.
+        mutating func membership(for registry: ModelContext) -> RegistryMembership {
+            if let token { return token }
+            let made = RegistryMembership(registry: registry)
+            token = made
+            return made
         }
     }
 }

@@ -9,8 +9,21 @@ extension ModelContext: RecordRegistry {
     ) -> M {
         applyInbox()
         let key = Key(schema: ObjectIdentifier(schema), id: row[0])
+        if parent == nil {
+            // One lock: the held instance, or a new one registered.
+            let (record, isNew) = state.withLock { state -> (M, Bool) in
+                if let held = state.byID[key]?.record as? M, held.__isPersisted, held.__baseline[0] == row[0] {
+                    return (held, false)
+                }
+                let record = M()
+                record._load(row, schema: schema, from: store)
+                register(record, key: key, in: &state)
+                return (record, true)
+            }
+            if !isNew { refresh(record, from: row, store: store) }
+            return record
+        }
         if let held = state.withLock({ $0.byID[key]?.record }) as? M, held.__isPersisted, held.__baseline[0] == row[0] {
-            refresh(held, from: row, store: store)
             return held
         }
         let record = M()
@@ -32,6 +45,7 @@ extension ModelContext: RecordRegistry {
         let key = Key(schema: ObjectIdentifier(schema), id: id)
         let (held, deleted) = state.withLock { state -> (ModelObject?, Bool) in
             guard let record = state.byID[key]?.record else { return (nil, false) }
+            guard state.deletedCount > 0 else { return (record, false) }
             return (record, state.pending[ObjectIdentifier(record)]?.deleted ?? false)
         }
         if let held, held.__isPersisted, held.__baseline[0] == id {
@@ -50,25 +64,26 @@ extension ModelContext: RecordRegistry {
     package func didSave(_ record: ModelObject, schema: ModelSchema, store: any PersistenceAdapter) {
         let key = Key(schema: ObjectIdentifier(schema), id: record.__baseline[0])
         state.withLock { state in
-            let member = record.__membership.map { $0.registry === self && $0.generation == state.generation } ?? false
+            let member = state.isMember(record)
             guard member || RegistryScope.current === self else { return }
-            if !member { record.__membership = membership(state, tracked: false) }
+            if !member {
+                record.__membership = state.membership(for: self)
+                record.__registryTracked = false
+            }
             var slot = Slot(weak: record, strong: retainsRecords ? record : nil)
             slot.weak = record
             state.byID[key] = slot
             guard !state.isSaving, let entry = state.pending[ObjectIdentifier(record)], !entry.deleted else { return }
             if record.__values == record.__baseline {
                 state.untrack(record)
-                record.__membership?.tracked.store(false, ordering: .relaxed)
+                record.__registryTracked = false
             }
         }
     }
 
     package func noteChanged(_ record: ModelObject) {
         state.withLock { state in
-            guard let membership = record.__membership, membership.registry === self, membership.generation == state.generation
-            else { return }
-            membership.tracked.store(true, ordering: .relaxed)
+            guard state.isMember(record) else { return }
             state.track(record)
         }
     }
@@ -82,16 +97,15 @@ extension ModelContext: RecordRegistry {
 
     /// Registers a loaded record under `key`.
     func register(_ record: ModelObject, key: Key) {
-        state.withLock { state in
-            record.__membership = membership(state, tracked: false)
-            state.byID[key] = Slot(weak: record, strong: retainsRecords ? record : nil)
-            if state.byID.count >= state.pruneAt { state.prune() }
-        }
+        state.withLock { register(record, key: key, in: &$0) }
     }
 
-    /// A membership of the current generation (call holding the lock).
-    func membership(_ state: State, tracked: Bool) -> RegistryMembership {
-        RegistryMembership(registry: self, generation: state.generation, tracked: tracked)
+    /// Registers a loaded record under `key` (holding the lock).
+    func register(_ record: ModelObject, key: Key, in state: inout State) {
+        record.__membership = state.membership(for: self)
+        record.__registryTracked = false
+        state.byID[key] = Slot(weak: record, strong: retainsRecords ? record : nil)
+        if state.byID.count >= state.pruneAt { state.prune() }
     }
 
     /// For a child context: the values this context (or its parent) has for `key` — its
@@ -119,7 +133,7 @@ extension ModelContext: RecordRegistry {
         state.withLock { state in
             guard state.pending[ObjectIdentifier(record)]?.deleted != true else { return }
             state.untrack(record)
-            record.__membership?.tracked.store(false, ordering: .relaxed)
+            record.__registryTracked = false
         }
     }
 }

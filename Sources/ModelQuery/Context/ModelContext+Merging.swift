@@ -24,6 +24,7 @@ extension ModelContext {
             apply(change, from: source)
         } else {
             state.withLock { $0.inbox.append((change, source)) }
+            inboxCount.add(1, ordering: .releasing)
         }
     }
 
@@ -47,11 +48,12 @@ extension ModelContext {
     }
 
     func applyInbox() {
+        guard inboxCount.load(ordering: .acquiring) > 0 else { return }
         let changes = state.withLock { state -> [(ModelChange, ObjectIdentifier?)] in
-            guard !state.inbox.isEmpty else { return [] }
             defer { state.inbox = [] }
             return state.inbox
         }
+        inboxCount.subtract(changes.count, ordering: .relaxed)
         for (change, source) in changes { apply(change, from: source) }
     }
 
@@ -73,7 +75,7 @@ extension ModelContext {
             record.__extras?.related.removeAll()
             state.withLock { state in
                 state.untrack(record)
-                record.__membership?.tracked.store(false, ordering: .relaxed)
+                record.__registryTracked = false
             }
         case .delete:
             record.__isPersisted = false

@@ -21,7 +21,7 @@ extension ModelContext {
             record.__baseline = record.__values
             state.withLock { state in
                 state.untrack(record)
-                record.__membership?.tracked.store(false, ordering: .relaxed)
+                record.__registryTracked = false
             }
         }
         for record in work.deletes {

@@ -81,7 +81,7 @@ extension ModelContext {
         state.withLock { state in
             for record in work.writes + work.deletes {
                 state.untrack(record)
-                record.__membership?.tracked.store(false, ordering: .relaxed)
+                record.__registryTracked = false
             }
         }
         for record in work.deletes { detach(record) }
@@ -107,7 +107,7 @@ extension ModelContext {
             record.__extras?.setSlots = []
             state.withLock { state in
                 state.untrack(record)
-                record.__membership?.tracked.store(false, ordering: .relaxed)
+                record.__registryTracked = false
             }
         }
     }
@@ -123,9 +123,7 @@ extension ModelContext {
                 message: "the record belongs to another context; load it in this one instead")
         }
         try state.withLock { (state: inout State) throws(ContextError) in
-            if let membership = record.__membership, membership.registry === self, membership.generation == state.generation {
-                return
-            }
+            if state.isMember(record) { return }
             if record.__isPersisted {
                 let key = Key(schema: ObjectIdentifier(schema), id: record.__baseline[0])
                 if let held = state.byID[key]?.record, held !== record, held.__isPersisted {
@@ -136,7 +134,8 @@ extension ModelContext {
                 state.byID[key] = Slot(weak: record, strong: retainsRecords ? record : nil)
             }
             let tracked = !record.__isPersisted || record.__values != record.__baseline
-            record.__membership = membership(state, tracked: tracked)
+            record.__membership = state.membership(for: self)
+            record.__registryTracked = tracked
             if tracked { state.track(record) }
         }
     }
@@ -144,8 +143,7 @@ extension ModelContext {
     /// Whether the record is a current member of this context.
     func holds(_ record: ModelObject) -> Bool {
         state.withLock { state in
-            guard let membership = record.__membership else { return false }
-            return membership.registry === self && membership.generation == state.generation
+            state.isMember(record)
         }
     }
 

@@ -1,4 +1,5 @@
 import ModelCore
+import Synchronization
 
 /// A set of records with one instance per stored record (an identity map), the unsaved
 /// changes to them (a unit of work), and a place in a stack of scopes.
@@ -28,7 +29,8 @@ import ModelCore
 /// calling task only — tasks started inside (`Task {}`, task groups) see no context.
 ///
 /// `@unchecked Sendable`: every mutable table is inside `state`, read and written only
-/// while holding its lock (``Locked``); the other properties are constants.
+/// while holding its lock (``Locked``); `inboxCount` is atomic; the other properties are
+/// constants.
 public final class ModelContext: @unchecked Sendable {
     /// The context whose unit of work ``save()`` merges into, or nil for one that writes
     /// to the store.
@@ -42,6 +44,8 @@ public final class ModelContext: @unchecked Sendable {
     let creator: RegistryOwner
     let createdOnMainThread: Bool
     let state = Locked(State())
+    /// How many commits wait in the inbox (read without the lock on every load).
+    let inboxCount = Atomic<Int>(0)
 
     /// Creates an empty context.
     ///
@@ -101,13 +105,11 @@ public final class ModelContext: @unchecked Sendable {
     /// their values but no longer belong to the context (a later `find` loads a new
     /// instance).
     public func clear() {
-        let memberships = state.withLock { state in
-            let list = state.memberships()
+        state.withLock { state in
+            // The dropped records' memberships stop reporting changes.
+            state.token?.isCurrent.store(false, ordering: .relaxed)
             state = State(generation: state.generation + 1)
-            return list
         }
-        // Silences the dropped records' change tracking: they are no longer members.
-        for membership in memberships { membership.tracked.store(true, ordering: .relaxed) }
     }
 
     /// Clears every live context in the process (see ``clear()``).
@@ -129,9 +131,9 @@ public final class ModelContext: @unchecked Sendable {
     /// Removes a record from the context's tables and ends its membership.
     func detach(_ record: ModelObject) {
         state.withLock { state in
-            guard let membership = state.remove(record) else { return }
-            membership.tracked.store(true, ordering: .relaxed)
+            guard state.remove(record) != nil else { return }
             record.__membership = nil
+            record.__registryTracked = false
         }
     }
 
