@@ -172,6 +172,9 @@ import Testing
                     try child.save()
                 }
                 #expect(try Board.find(board.id ?? -1) == nil, "the parent now has the delete pending")
+                let another = ModelContext(parent: parent)
+                let rows = try another.run { try Board.all() }
+                #expect(rows.map(\.title) == ["doomed"], "a child's query of a row its parent deleted loads the row")
                 #expect(try Board.count() == 1, "the store still has the record")
                 try parent.save()
             }

@@ -63,7 +63,9 @@ extension ModelContext {
             }
         }
 
+        /// Stops holding the record as pending work; its next change reports again.
         mutating func untrack(_ record: ModelObject) {
+            record.__registryTracked = false
             if let entry = pending.removeValue(forKey: ObjectIdentifier(record)), entry.deleted { deletedCount -= 1 }
         }
 

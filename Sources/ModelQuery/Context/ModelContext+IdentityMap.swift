@@ -26,16 +26,7 @@ extension ModelContext: RecordRegistry {
         if let held = state.withLock({ $0.byID[key]?.record }) as? M, held.__isPersisted, held.__baseline[0] == row[0] {
             return held
         }
-        let record = M()
-        if let (values, baseline, home) = parent?.state(for: key, as: M.self) {
-            record._load(baseline, schema: schema, from: home ?? store)
-            record.__values = values
-            record.__baseline = values
-        } else {
-            record._load(row, schema: schema, from: store)
-        }
-        register(record, key: key)
-        return record
+        return childInstance(key, schema: schema, store: store, row: row)
     }
 
     package func lookup<M: ModelProtocol>(id: ModelValue, schema: ModelSchema, store: any PersistenceAdapter, as type: M.Type)
@@ -51,13 +42,9 @@ extension ModelContext: RecordRegistry {
         if let held, held.__isPersisted, held.__baseline[0] == id {
             return deleted ? .deleted : .hit(held)
         }
-        guard let (values, baseline, home) = parent?.state(for: key, as: M.self) else { return .miss }
-        if values.isEmpty { return .deleted }
-        let record = M()
-        record._load(baseline, schema: schema, from: home ?? store)
-        record.__values = values
-        record.__baseline = values
-        register(record, key: key)
+        guard let inherited = parent?.state(for: key, as: M.self) else { return .miss }
+        if inherited.values.isEmpty { return .deleted }
+        let record: M = childInstance(key, schema: schema, store: store, row: inherited.values)
         return .hit(record)
     }
 
@@ -76,7 +63,6 @@ extension ModelContext: RecordRegistry {
             guard !state.isSaving, let entry = state.pending[ObjectIdentifier(record)], !entry.deleted else { return }
             if record.__values == record.__baseline {
                 state.untrack(record)
-                record.__registryTracked = false
             }
         }
     }
@@ -108,6 +94,20 @@ extension ModelContext: RecordRegistry {
         if state.byID.count >= state.pruneAt { state.prune() }
     }
 
+    /// A child context's new instance for `key`: the parent's current state of the record
+    /// (its unsaved changes included) as both values and saved state, else `row`.
+    /// Registered.
+    func childInstance<M: ModelProtocol>(_ key: Key, schema: ModelSchema, store: any PersistenceAdapter, row: [ModelValue]) -> M {
+        let record = M()
+        if let inherited = parent?.state(for: key, as: M.self), !inherited.values.isEmpty {
+            record._load(inherited.values, schema: schema, from: inherited.home ?? store)
+        } else {
+            record._load(row, schema: schema, from: store)
+        }
+        register(record, key: key)
+        return record
+    }
+
     /// For a child context: the values this context (or its parent) has for `key` — its
     /// current values, its saved baseline and store — or empty values when it deleted the
     /// record; nil when neither holds it.
@@ -131,9 +131,7 @@ extension ModelContext: RecordRegistry {
         record.__extras?.related.removeAll()
         // The refresh is not a change to save.
         state.withLock { state in
-            guard state.pending[ObjectIdentifier(record)]?.deleted != true else { return }
-            state.untrack(record)
-            record.__registryTracked = false
+            if state.pending[ObjectIdentifier(record)]?.deleted != true { state.untrack(record) }
         }
     }
 }

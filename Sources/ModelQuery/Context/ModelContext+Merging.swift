@@ -73,10 +73,7 @@ extension ModelContext {
             record._assignAll(change.values)
             record.__baseline = change.values
             record.__extras?.related.removeAll()
-            state.withLock { state in
-                state.untrack(record)
-                record.__registryTracked = false
-            }
+            state.withLock { $0.untrack(record) }
         case .delete:
             record.__isPersisted = false
             detach(record)

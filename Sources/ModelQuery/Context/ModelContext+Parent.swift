@@ -19,10 +19,7 @@ extension ModelContext {
                 target._assign(record.__values[slot], at: slot)
             }
             record.__baseline = record.__values
-            state.withLock { state in
-                state.untrack(record)
-                record.__registryTracked = false
-            }
+            state.withLock { $0.untrack(record) }
         }
         for record in work.deletes {
             guard let model = record as? any ModelProtocol else { continue }

@@ -81,7 +81,6 @@ extension ModelContext {
         state.withLock { state in
             for record in work.writes + work.deletes {
                 state.untrack(record)
-                record.__registryTracked = false
             }
         }
         for record in work.deletes { detach(record) }
@@ -105,10 +104,7 @@ extension ModelContext {
             }
             if record.__values != record.__baseline { record._assignAll(record.__baseline) }
             record.__extras?.setSlots = []
-            state.withLock { state in
-                state.untrack(record)
-                record.__registryTracked = false
-            }
+            state.withLock { $0.untrack(record) }
         }
     }
 
