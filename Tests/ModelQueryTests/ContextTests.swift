@@ -21,6 +21,19 @@ import Testing
         }
     }
 
+    @Test func theSameIDInAnotherStoreIsAnotherRecord() throws {
+        let first = ArrayAdapter(), second = ArrayAdapter()
+        try Board.create(["title": "first"], in: first)
+        try Board.create(["title": "second"], in: second)
+        let context = ModelContext()
+        try context.run {
+            let a = try Board.find(1, in: first), b = try Board.find(1, in: second)
+            #expect(a?.title == "first" && b?.title == "second")
+            #expect(try Board.find(1, in: first) === a, "the first store's record is the held one")
+            #expect(try Board.all(in: second).first?.title == "second")
+        }
+    }
+
     @Test func tasksStartedInsideAScopeSeeNoContext() async throws {
         let store = ArrayAdapter()
         let stored = try await Board.create(["title": "t"], in: store)

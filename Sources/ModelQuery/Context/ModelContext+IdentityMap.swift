@@ -12,12 +12,16 @@ extension ModelContext: RecordRegistry {
         if parent == nil {
             // One lock: the held instance, or a new one registered.
             let (record, isNew) = state.withLock { state -> (M, Bool) in
-                if let held = state.byID[key]?.record as? M, held.__isPersisted, held.__baseline[0] == row[0] {
-                    return (held, false)
+                let held = state.byID[key]?.record
+                if let held = held as? M, held.__isPersisted, held.__baseline[0] == row[0] {
+                    if held.__home === store { return (held, false) }
                 }
                 let record = M()
                 record._load(row, schema: schema, from: store)
-                register(record, key: key, in: &state)
+                // The same id in another store is another record: not registered.
+                if held?.__home === store || held == nil || held?.__isPersisted == false {
+                    register(record, key: key, in: &state)
+                }
                 return (record, true)
             }
             if !isNew { refresh(record, from: row, store: store) }
@@ -40,6 +44,8 @@ extension ModelContext: RecordRegistry {
             return (record, state.pending[ObjectIdentifier(record)]?.deleted ?? false)
         }
         if let held, held.__isPersisted, held.__baseline[0] == id {
+            // The same id read from another store is not this record.
+            guard held.__home === store else { return .miss }
             return deleted ? .deleted : .hit(held)
         }
         guard let inherited = parent?.state(for: key, as: M.self) else { return .miss }
