@@ -29,8 +29,8 @@ package protocol RecordRegistry: AnyObject, Sendable {
     func didSave(_ record: ModelObject, schema: ModelSchema, store: any PersistenceAdapter)
     /// A registered record changed for the first time since it was registered or saved.
     func noteChanged(_ record: ModelObject)
-    /// Whether query results leave `record` out (deleted in the registry).
-    func hides(_ record: ModelObject) -> Bool
+    /// Query results without the records deleted in the registry (one check per query).
+    func visible<M: ModelProtocol>(_ records: [M]) -> [M]
     /// A change committed anywhere in the process (`instance` is the record that wrote it).
     func receive(_ change: ModelChange, from instance: AnyObject?)
 }

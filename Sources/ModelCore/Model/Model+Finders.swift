@@ -65,7 +65,7 @@ extension ModelProtocol {
         records.reserveCapacity(rows.count)
         for row in rows { records.append(try materialize(row, schema: query.schema, store: store)) }
         if query.schema.joinsContexts, let registry = RegistryScope.current {
-            records.removeAll { registry.hides($0) }
+            records = registry.visible(records)
         }
         return records
     }

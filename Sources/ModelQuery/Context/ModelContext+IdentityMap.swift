@@ -80,10 +80,10 @@ extension ModelContext: RecordRegistry {
         }
     }
 
-    package func hides(_ record: ModelObject) -> Bool {
+    package func visible<M: ModelProtocol>(_ records: [M]) -> [M] {
         state.withLock { state in
-            guard state.deletedCount > 0, !state.isSaving else { return false }
-            return state.pending[ObjectIdentifier(record)]?.deleted ?? false
+            guard state.deletedCount > 0, !state.isSaving else { return records }
+            return records.filter { state.pending[ObjectIdentifier($0)]?.deleted != true }
         }
     }
 
