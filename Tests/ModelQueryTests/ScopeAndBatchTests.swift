@@ -64,8 +64,11 @@ import Testing
     @Test func updateAllCastsSkipsHooksAndAnnouncesOnce() throws {
         try withPeople { (_: ArrayAdapter) throws in
             let log = Locked<[ModelChange]>([])
+            let thread = currentThreadID()  // other suites write `Person`s on other threads meanwhile
             let token = NotificationCenter.default.addObserver(forName: .modelDidChange, object: nil, queue: nil) { note in
-                if let change = note.userInfo?["change"] as? ModelChange, change.isAbout(Person.self) {
+                if currentThreadID() == thread, let change = note.userInfo?["change"] as? ModelChange,
+                    change.isAbout(Person.self)
+                {
                     log.withLock { $0.append(change) }
                 }
             }
