@@ -156,6 +156,16 @@ struct NotificationTests {
         #expect(actions == [.insert, .update, .delete])
     }
 
+    @Test func postingStartsOnceTheNameIsUsedAndAChoiceStays() {
+        typealias Mode = ModelNotifications.CenterMode
+        #expect(!Mode.unused.posts)  // nobody named `.modelDidChange`: no post per change
+        #expect(Mode.unused.named == .named && Mode.named.posts)
+        #expect(Mode.off.named == .off && !Mode.off.posts)  // an explicit `false` stays
+        #expect(Mode.on.named == .on && Mode.on.posts)
+        _ = Notification.Name.modelDidChange
+        #expect(ModelNotifications.postsToNotificationCenter)
+    }
+
     @Test func notificationCenterPostingCanBeTurnedOff() throws {
         let posts = PostCollector(Note.self)
         ModelNotifications.postsToNotificationCenter = false

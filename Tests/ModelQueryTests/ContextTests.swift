@@ -115,6 +115,28 @@ import Testing
         }
     }
 
+    @Test func commitsToAnotherStoreAreAboutAnotherRecord() throws {
+        let first = ArrayAdapter(), second = ArrayAdapter()
+        let id = try Board.create(["title": "first"], in: first).id ?? -1
+        #expect(try Board.create(["title": "second"], in: second).id == id)  // the same id, elsewhere
+        let context = ModelContext()
+        let mine = try context.run { try Board.find(id, in: first) }
+        let other = try #require(try Board.find(id, in: second))
+        other.title = "saved on this thread"
+        try other.save()
+        let done = DispatchSemaphore(value: 0)
+        let runner = Thread {
+            let remote = try? Board.find(id, in: second)
+            remote?.title = "saved on another thread"
+            try? remote?.save()
+            done.signal()
+        }
+        runner.start()
+        done.wait()
+        context.mergeChanges()
+        #expect(mine?.title == "first")
+    }
+
     @Test func threadsWithTheirOwnContexts() throws {
         let store = ArrayAdapter()
         let ids = try (0..<8).map { k in try Board.create(["title": .string("t\(k)")], in: store).id ?? -1 }

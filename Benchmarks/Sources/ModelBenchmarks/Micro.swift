@@ -77,13 +77,39 @@ enum MicroSQLite {
             let people = try Person.all(in: store)
             report("model update, adapter tx", try time { try store.withTransaction { for p in people { p.score += 1; try p.save() } } })
             report("model update, model tx", try time { try store.transaction { for p in people { p.score += 1; try p.save() } } })
-            ModelNotifications.postsToNotificationCenter = false
-            report("model update, model tx, no center", try time { try store.transaction { for p in people { p.score += 1; try p.save() } } })
+            let posted = ModelNotifications.postsToNotificationCenter
             ModelNotifications.postsToNotificationCenter = true
+            report("model update, model tx, center", try time { try store.transaction { for p in people { p.score += 1; try p.save() } } })
+            ModelNotifications.postsToNotificationCenter = posted
         }
         do {
             let store = ArrayAdapter()
             report("ArrayAdapter save, model tx", try time { try store.transaction { for k in 0..<n { let p = Person(); Fixture.fill(p, k); try p.save(to: store) } } })
+        }
+    }
+}
+
+/// `--micro-tx`: what a model transaction adds to each in-memory save.
+enum MicroTransaction {
+    static func run() throws {
+        let n = 100_000
+        func report(_ name: String, _ d: Duration) {
+            let ns = (Double(d.components.seconds) * 1e18 + Double(d.components.attoseconds)) / 1e9 / Double(n)
+            print(name.padding(toLength: 34, withPad: " ", startingAt: 0) + String(format: "%8.1f ns/op", ns))
+        }
+        for _ in 0..<3 {
+            do {
+                let store = ArrayAdapter()
+                report("ArrayAdapter save, no tx", try time { for k in 0..<n { let p = Person(); Fixture.fill(p, k); try p.save(to: store) } })
+            }
+            do {
+                let store = ArrayAdapter()
+                report("ArrayAdapter save, adapter tx", try time { try store.withTransaction { for k in 0..<n { let p = Person(); Fixture.fill(p, k); try p.save(to: store) } } })
+            }
+            do {
+                let store = ArrayAdapter()
+                report("ArrayAdapter save, model tx", try time { try store.transaction { for k in 0..<n { let p = Person(); Fixture.fill(p, k); try p.save(to: store) } } })
+            }
         }
     }
 }

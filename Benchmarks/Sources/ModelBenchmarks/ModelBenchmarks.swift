@@ -175,12 +175,17 @@ struct ModelBenchmarks {
         var only: String?, adapter: String?
         var fileSizes = [100_000]
         var jsonN = 100_000
+        // The library's default posts nothing until a program names `.modelDidChange`;
+        // `--center` measures with a NotificationCenter post per change.
+        if CommandLine.arguments.contains("--center") { ModelNotifications.postsToNotificationCenter = true }
+        if CommandLine.arguments.contains("--no-center") { ModelNotifications.postsToNotificationCenter = false }
         while let argument = arguments.popFirst() {
             switch argument {
             case "--json": json = true
-            case "--no-center": break
+            case "--no-center", "--center": break
             case "--micro": try Micro.run(); return
             case "--micro-sqlite": try MicroSQLite.run(); return
+            case "--micro-tx": try MicroTransaction.run(); return
             case "--async": try AsyncOverhead.run(arguments.popFirst().flatMap(Int.init) ?? 100_000); return
             case "--rest": try RESTWorkloads.run(arguments.popFirst().flatMap(Int.init) ?? 1_000); return
             case "--postgres": try PostgresWorkloads.run(arguments.popFirst().flatMap(Int.init) ?? 50_000, runs: runs); return
@@ -195,11 +200,10 @@ struct ModelBenchmarks {
             case "--json-n": jsonN = arguments.popFirst().flatMap(Int.init) ?? jsonN
             case "--runs": runs = arguments.popFirst().flatMap(Int.init) ?? runs
             default:
-                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|relations|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--no-center] [--micro] [--micro-sqlite] [--async N] [--tx-memory N] [--contexts N] [--rest N] [--postgres N (needs SWIFTMODEL_POSTGRES_URL)]")
+                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|relations|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--center|--no-center] [--micro] [--micro-sqlite] [--micro-tx] [--async N] [--tx-memory N] [--contexts N] [--rest N] [--postgres N (needs SWIFTMODEL_POSTGRES_URL)]")
                 return
             }
         }
-        ModelNotifications.postsToNotificationCenter = !CommandLine.arguments.contains("--no-center")
         let suites: [(key: String, name: String, baseline: String, n: Int, workloads: [Workload])] = [
             ("array", "ArrayAdapter", "plain Swift arrays/dictionaries of structs", n, workloads),
             ("sqlite", "SQLiteAdapter", "the raw sqlite3 C API (same file settings)", sqliteN, sqliteWorkloads),

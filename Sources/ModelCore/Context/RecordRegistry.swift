@@ -31,8 +31,9 @@ package protocol RecordRegistry: AnyObject, Sendable {
     func noteChanged(_ record: ModelObject)
     /// Query results without the records deleted in the registry (one check per query).
     func visible<M: ModelProtocol>(_ records: [M]) -> [M]
-    /// A change committed anywhere in the process (`instance` is the record that wrote it).
-    func receive(_ change: ModelChange, from instance: AnyObject?)
+    /// A change committed anywhere in the process to `store` (`instance` is the record
+    /// that wrote it).
+    func receive(_ change: ModelChange, from instance: AnyObject?, store: ObjectIdentifier)
 }
 
 /// One generation of a registry, shared by the records registered in it (a registry that
@@ -94,8 +95,10 @@ package enum RegistryScope {
     @TaskLocal package static var binding: RegistryBinding?
 
     /// The registry loads and saves in this scope go through, if any.
+    /// Bound registries are live in ``RegistryHub`` (they add themselves when made), so
+    /// while none is, this is one relaxed load instead of a task-local read.
     @inline(__always) package static var current: (any RecordRegistry)? {
-        guard let binding else { return nil }
+        guard RegistryHub.isActive, let binding else { return nil }
         return binding.owner == .any || binding.owner == .current ? binding.registry : nil
     }
 
@@ -135,8 +138,8 @@ package enum RegistryHub {
         entries.withLock { $0.values.compactMap(\.registry) }
     }
 
-    /// Hands a committed change to every live registry.
-    package static func deliver(_ change: ModelChange, instance: AnyObject?) {
-        for registry in all { registry.receive(change, from: instance) }
+    /// Hands a change committed to `store` to every live registry.
+    package static func deliver(_ change: ModelChange, instance: AnyObject?, store: ObjectIdentifier) {
+        for registry in all { registry.receive(change, from: instance, store: store) }
     }
 }

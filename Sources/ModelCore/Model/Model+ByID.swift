@@ -56,7 +56,7 @@ extension ModelProtocol {
         TransactionContext.record(
             ModelChange(
                 action: .update, schema: schema, modelType: ObjectIdentifier(Self.self), id: key, values: [],
-                changedColumns: assignments.keys.sorted().map { schema.columns[$0].name }),
+                changedSlots: assignments.keys.sorted()),
             schema: schema, instance: nil, adapter: store, undo: nil)
         return true
     }

@@ -61,11 +61,22 @@ extension ModelProtocol {
     /// Records for the rows a query matches.
     package static func fetch(_ query: StoreQuery, store: any PersistenceAdapter) throws -> [Self] {
         let rows = try store.fetch(query)
+        let schema = query.schema
         var records: [Self] = []
         records.reserveCapacity(rows.count)
-        for row in rows { records.append(try materialize(row, schema: query.schema, store: store)) }
-        if query.schema.joinsContexts, let registry = RegistryScope.current {
-            records = registry.visible(records)
+        // `materialize` per row, with the context looked up once per query.
+        if schema.joinsContexts, let registry = RegistryScope.current {
+            for row in rows {
+                try schema.checkLoaded(row)
+                records.append(registry.resolve(row, schema: schema, store: store, as: Self.self))
+            }
+            return registry.visible(records)
+        }
+        for row in rows {
+            try schema.checkLoaded(row)
+            let record = Self()
+            record._load(row, schema: schema, from: store)
+            records.append(record)
         }
         return records
     }
@@ -107,7 +118,7 @@ extension ModelProtocol {
         let count = try store.update(query, set: values)
         let change = ModelChange(
             action: .updateAll, schema: schema, modelType: ObjectIdentifier(Self.self), id: .null, values: [],
-            changedColumns: values.keys.sorted().map { schema.columns[$0].name }, count: count)
+            changedSlots: values.keys.sorted(), count: count)
         TransactionContext.record(change, schema: schema, instance: nil, adapter: store, undo: nil)
         return count
     }

@@ -238,7 +238,7 @@ extension ModelProtocol {
         TransactionContext.record(
             ModelChange(
                 action: isNew ? .insert : .update, schema: schema, modelType: ObjectIdentifier(Self.self), id: written[0],
-                values: written, changedColumns: isNew ? [] : changed.map { schema.columnNames[$0] }),
+                values: written, changedSlots: changed),
             schema: schema, instance: self, adapter: store, undo: (self, before))
     }
 }

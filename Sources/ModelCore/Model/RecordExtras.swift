@@ -42,7 +42,7 @@ extension ModelObject {
     package final func _assignAll(_ values: [ModelValue]) {
         guard let extras = __extras, !extras.observers.isEmpty else {
             if __membership != nil, !__registryTracked, values != __values { _noteRegistryChange() }
-            if let registrar = __observation, values != __values {
+            if let registrar = __observation?.registrar, values != __values {
                 registrar.willSet(self, keyPath: \ModelObject.__observed)
                 __values = values
                 registrar.didSet(self, keyPath: \ModelObject.__observed)

@@ -16,7 +16,26 @@ public enum ModelNotifications {
     private static let subscribers = Locked<[UInt64: AsyncStream<ModelChange>.Continuation]>([:])
     private static let subscriberCount = Atomic<Int>(0)
     private static let nextID = Atomic<UInt64>(0)
-    private static let postsToCenter = Atomic<Bool>(true)
+    /// NotificationCenter posting: see ``CenterMode``.
+    private static let centerMode = Atomic<UInt8>(CenterMode.unused.rawValue)
+    /// The name posts go under (``Foundation/Notification/Name/modelDidChange`` without
+    /// noting interest).
+    package static let centerName = Notification.Name("SwiftModel.modelDidChange")
+
+    /// Whether changes go to `NotificationCenter`: only once someone may observe them.
+    package enum CenterMode: UInt8 {
+        /// Nobody named `.modelDidChange` and nobody chose: no posts.
+        case unused
+        /// The program named `.modelDidChange`: posts.
+        case named
+        /// Set explicitly with ``postsToNotificationCenter``.
+        case on, off
+
+        /// Whether changes are posted in this mode.
+        package var posts: Bool { self == .named || self == .on }
+        /// The mode after the program names `.modelDidChange`: an explicit choice stays.
+        package var named: CenterMode { self == .unused ? .named : self }
+    }
     @TaskLocal private static var suppressed = false
 
     /// A stream of every committed change, from now on. Ends when the consumer stops.
@@ -47,10 +66,34 @@ public enum ModelNotifications {
         }
     }
 
-    /// Whether changes are also posted to `NotificationCenter.default` (default `true`).
+    /// Whether changes are also posted to `NotificationCenter.default`.
+    ///
+    /// By default posting starts the first time the program names
+    /// ``Foundation/Notification/Name/modelDidChange`` (as `addObserver(forName:
+    /// .modelDidChange, …)` does), so programs that never observe it do not pay for a post
+    /// per change (about a microsecond each on Linux). Setting this decides for good:
+    /// `true` posts from now on (an observer registered under the raw name string),
+    /// `false` never posts.
     public static var postsToNotificationCenter: Bool {
-        get { postsToCenter.load(ordering: .relaxed) }
-        set { postsToCenter.store(newValue, ordering: .relaxed) }
+        get { postsToCenter }
+        set { centerMode.store(newValue ? CenterMode.on.rawValue : CenterMode.off.rawValue, ordering: .relaxed) }
+    }
+
+    /// Whether a change is posted now.
+    @inline(__always) static var postsToCenter: Bool {
+        CenterMode(rawValue: centerMode.load(ordering: .relaxed))?.posts ?? true
+    }
+
+    /// The program named `.modelDidChange`: post from now on, unless it chose otherwise.
+    package static func noteCenterInterest() {
+        _ = centerMode.compareExchange(
+            expected: CenterMode.unused.rawValue, desired: CenterMode.unused.named.rawValue, ordering: .relaxed)
+    }
+
+    /// Whether anyone takes changes now (NotificationCenter or a ``changes()`` stream):
+    /// when nobody does, a write outside a transaction builds no ``ModelChange``.
+    package static var hasListeners: Bool {
+        postsToCenter || subscriberCount.load(ordering: .acquiring) > 0
     }
 
     /// Runs `body` with no change notifications for the current todo. Nestable; the
@@ -65,8 +108,8 @@ public enum ModelNotifications {
 
     /// Delivers a committed change now.
     package static func deliver(_ change: ModelChange, instance: AnyObject?) {
-        if postsToCenter.load(ordering: .relaxed) {
-            NotificationCenter.default.post(name: .modelDidChange, object: instance, userInfo: ["change": change])
+        if postsToCenter {
+            NotificationCenter.default.post(name: centerName, object: instance, userInfo: ["change": change])
         }
         if subscriberCount.load(ordering: .acquiring) > 0 {
             for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(change) }

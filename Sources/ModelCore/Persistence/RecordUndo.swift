@@ -14,6 +14,13 @@ package struct RecordUndo {
 
         /// The smaller of a full copy and the slots where `before` differs from `written`.
         init(_ before: [ModelValue], against written: [ModelValue]) {
+            // The same buffer (the write changed nothing here): no comparisons.
+            if before.withUnsafeBufferPointer({ $0.baseAddress }) == written.withUnsafeBufferPointer({ $0.baseAddress }),
+                before.count == written.count
+            {
+                self = .same
+                return
+            }
             guard before.count == written.count else {
                 self = .full(before)
                 return

@@ -45,10 +45,11 @@ package final class TransactionContext {
         let suppressed = ModelNotifications.areSuppressed
         let merges = RegistryHub.isActive
         guard let context = current(for: ObjectIdentifier(adapter)), !context.levels.isEmpty else {
-            if !suppressed || merges {
+            let announces = !suppressed && ModelNotifications.hasListeners
+            if announces || merges {
                 let change = change()
-                if !suppressed { ModelNotifications.deliver(change, instance: instance) }
-                if merges { RegistryHub.deliver(change, instance: instance) }
+                if announces { ModelNotifications.deliver(change, instance: instance) }
+                if merges { RegistryHub.deliver(change, instance: instance, store: ObjectIdentifier(adapter)) }
             }
             if TableObservers.isActive { TableObservers.notify(store: ObjectIdentifier(adapter), schemas: [schema]) }
             return
@@ -87,11 +88,16 @@ package final class TransactionContext {
         }
         let level = finish()
         if context.levels.isEmpty {
-            for (change, instance, announce) in level.changes where announce {
-                ModelNotifications.deliver(change, instance: instance)
-            }
-            if RegistryHub.isActive {
-                for (change, instance, _) in level.changes { RegistryHub.deliver(change, instance: instance) }
+            // Read in place: copying each entry out costs a retain and release per value.
+            level.changes.withUnsafeBufferPointer { changes in
+                if ModelNotifications.hasListeners {
+                    for k in changes.indices where changes[k].announce {
+                        ModelNotifications.deliver(changes[k].0, instance: changes[k].1)
+                    }
+                }
+                if RegistryHub.isActive {
+                    for k in changes.indices { RegistryHub.deliver(changes[k].0, instance: changes[k].1, store: key) }
+                }
             }
             TableObservers.notify(store: key, schemas: level.schemas)
         } else {

@@ -17,6 +17,12 @@ public enum ColumnDefault: Sendable {
         }
     }
 
+    /// Whether the value is the same for every new record (no factory to run).
+    package var isConstant: Bool {
+        if case .factory = self { return false }
+        return true
+    }
+
     /// Whether an explicit `default:` was declared (nil assignments fall back to it).
     public var isDeclared: Bool {
         if case .literal = self { return true }

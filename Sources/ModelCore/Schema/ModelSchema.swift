@@ -42,8 +42,12 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
     /// Declaration locations by row index (`-1` for the id).
     @usableFromInline package let locations: [Int]
     private let indexByName: [String: Int]
-    /// See ``deepLoadChecks(_:)``.
-    package let deepLoadChecks: [Bool]
+    /// Each column's default, in row order (read per new record without copying columns).
+    private let defaults: [ColumnDefault]
+    /// The new-record row when no default is a factory.
+    private let constantDefaults: [ModelValue]?
+    /// Per column, what a loaded value must be (see ``ColumnLoadCheck``).
+    package let loadChecks: [ColumnLoadCheck]
     /// Columns with ``ColumnOptions/fieldTimestamps`` and the slots of their two stamps.
     package let fieldTimestamps: [FieldTimestampSlots]
     /// Whether any column has field timestamps (one branch per property write otherwise).
@@ -64,7 +68,9 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
         self.tableName = tableName
         self.columns = columns
         self.columnNames = columns.map(\.name)
-        self.deepLoadChecks = Self.deepLoadChecks(columns)
+        self.loadChecks = Self.loadChecks(columns)
+        self.defaults = columns.map(\.defaultValue)
+        self.constantDefaults = defaults.allSatisfy(\.isConstant) ? defaults.map { $0.makeValue() } : nil
         var stamps: [FieldTimestampSlots] = []
         for column in columns where column.options.contains(.fieldTimestamps) {
             if let set = columns.firstIndex(where: { $0.name == column.name + "_set_at" }),
@@ -149,11 +155,13 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
     }
 
     /// Values for a new record: id nil, each column's default (factories run now).
+    /// When every default is a constant, the row is shared, not rebuilt.
     package func newRecordValues() -> [ModelValue] {
-        var values: [ModelValue] = []
-        values.reserveCapacity(columns.count)
-        for column in columns { values.append(column.defaultValue.makeValue()) }
-        return values
+        if let constantDefaults { return constantDefaults }
+        return [ModelValue](unsafeUninitializedCapacity: defaults.count) { buffer, count in
+            for k in 0..<defaults.count { buffer.initializeElement(at: k, to: defaults[k].makeValue()) }
+            count = defaults.count
+        }
     }
 
     public var description: String {

@@ -1,7 +1,31 @@
 
+import Synchronization
+
 /// The process-wide cache of model schemas, one per model type, built on first use.
+///
+/// Every record and class-level call looks its schema up, so reads take no lock: they load
+/// an immutable snapshot of the table through an atomic pointer. A build (under
+/// `buildLock`) publishes a new snapshot with its schema added. Snapshots are never freed,
+/// since a reader may still be using one it loaded; there is one per model type built, so
+/// that is a few small dictionaries per process.
 package enum SchemaRegistry {
-    private static let schemas = Locked<[ObjectIdentifier: ModelSchema]>([:])
+    private final class Snapshot: Sendable {
+        let schemas: [ObjectIdentifier: ModelSchema]
+        init(_ schemas: [ObjectIdentifier: ModelSchema]) { self.schemas = schemas }
+    }
+    private static let published = Atomic<Unmanaged<Snapshot>?>(nil)
+
+    private static func cached(_ key: ObjectIdentifier) -> ModelSchema? {
+        published.load(ordering: .acquiring)?.takeUnretainedValue().schemas[key]
+    }
+
+    /// Adds `schema` (call holding `buildLock`).
+    private static func publish(_ schema: ModelSchema, for key: ObjectIdentifier) {
+        var schemas = published.load(ordering: .acquiring)?.takeUnretainedValue().schemas ?? [:]
+        schemas[key] = schema
+        // Retained for good: the previous snapshot stays valid for readers that hold it.
+        published.store(Unmanaged.passRetained(Snapshot(schemas)), ordering: .releasing)
+    }
     /// Serialises builds (recursive: building one model may build another).
     private static let buildLock = RecursiveLock()
     private static let building = ThreadLocal<BuildingSet>()
@@ -10,9 +34,9 @@ package enum SchemaRegistry {
     /// The schema of `type`, building and caching it on first use.
     package static func schema<M: ModelProtocol>(for type: M.Type) -> ModelSchema {
         let key = ObjectIdentifier(type)
-        if let cached = schemas.withLock({ $0[key] }) { return cached }
+        if let cached = cached(key) { return cached }
         return buildLock.withLock {
-            if let cached = schemas.withLock({ $0[key] }) { return cached }
+            if let cached = cached(key) { return cached }
             let building = self.building.value ?? BuildingSet()
             self.building.value = building
             if building.types.contains(key) {
@@ -23,7 +47,7 @@ package enum SchemaRegistry {
             building.types.insert(key)
             defer { building.types.remove(key) }
             let schema = SchemaBuilder.build(M.self)
-            schemas.withLock { $0[key] = schema }
+            publish(schema, for: key)
             return schema
         }
     }

@@ -32,7 +32,7 @@ extension ModelContext {
         var pending: [ObjectIdentifier: Pending] = [:]
         var deletedCount = 0
         /// Commits from other tasks and threads, applied by the context's own user.
-        var inbox: [(ModelChange, ObjectIdentifier?)] = []
+        var inbox: [(ModelChange, source: ObjectIdentifier?, store: ObjectIdentifier)] = []
         var sequence = 0
         var pruneAt = 1024
         /// While ``ModelContext/save()`` writes: saves do not change the pending table.

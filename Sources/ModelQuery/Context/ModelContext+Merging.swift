@@ -11,7 +11,7 @@ import ModelCore
 /// applies on its next load or save, or when its user calls ``mergeChanges()``: a
 /// context's records are only ever touched by its own user.
 extension ModelContext {
-    package func receive(_ change: ModelChange, from instance: AnyObject?) {
+    package func receive(_ change: ModelChange, from instance: AnyObject?, store: ObjectIdentifier) {
         switch change.action {
         case .insert, .update, .delete: break
         case .deleteAll, .updateAll: return
@@ -21,9 +21,9 @@ extension ModelContext {
         }
         let source = instance.map(ObjectIdentifier.init)
         if isOwnedByCaller {
-            apply(change, from: source)
+            apply(change, from: source, store: store)
         } else {
-            state.withLock { $0.inbox.append((change, source)) }
+            state.withLock { $0.inbox.append((change, source, store)) }
             inboxCount.add(1, ordering: .releasing)
         }
     }
@@ -49,23 +49,26 @@ extension ModelContext {
 
     func applyInbox() {
         guard inboxCount.load(ordering: .acquiring) > 0 else { return }
-        let changes = state.withLock { state -> [(ModelChange, ObjectIdentifier?)] in
+        let changes = state.withLock { state -> [(ModelChange, ObjectIdentifier?, ObjectIdentifier)] in
             defer { state.inbox = [] }
             return state.inbox
         }
         inboxCount.subtract(changes.count, ordering: .relaxed)
-        for (change, source) in changes { apply(change, from: source) }
+        for (change, source, store) in changes { apply(change, from: source, store: store) }
     }
 
     /// Brings the held instance of the changed record (other than the one that wrote it)
-    /// up to the commit, unless it has unsaved changes.
-    func apply(_ change: ModelChange, from source: ObjectIdentifier?) {
+    /// up to the commit, unless it has unsaved changes. A commit to another store with the
+    /// same id is about another record.
+    func apply(_ change: ModelChange, from source: ObjectIdentifier?, store: ObjectIdentifier) {
         let key = Key(schema: ObjectIdentifier(change.schema), id: change.id)
         let found = state.withLock { state -> (ModelObject, Bool)? in
             guard let record = state.byID[key]?.record else { return nil }
             return (record, state.pending[ObjectIdentifier(record)] != nil)
         }
-        guard let (record, pending) = found, ObjectIdentifier(record) != source, record.__isPersisted else { return }
+        guard let (record, pending) = found, ObjectIdentifier(record) != source, record.__isPersisted,
+            let home = record.__home, ObjectIdentifier(home) == store
+        else { return }
         if pending, record.__values != record.__baseline || hasUnsavedChanges(record) { return }
         switch change.action {
         case .insert, .update:
