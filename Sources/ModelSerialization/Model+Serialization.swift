@@ -43,7 +43,7 @@ extension ModelProtocol {
 
     /// The record as JSON text, compact, keys sorted (see ``dictionaryValue()``).
     public func jsonData() throws(SerializationError) -> Data {
-        Data(ModelJSON.serialize(.dictionary(try dictionaryValue())).utf8)
+        Data(ModelJSON.serializedBytes(.dictionary(try dictionaryValue())))
     }
 
     /// The record as a JSON string (see ``jsonData()``).
@@ -111,6 +111,6 @@ extension Sequence {
     /// The records as a JSON array (see ``dictionaryValues()``).
     public func jsonData<M: ModelProtocol>() throws(SerializationError) -> Data where Element == M {
         let list = try dictionaryValues().map { ModelValue.dictionary($0) }
-        return Data(ModelJSON.serialize(.array(list)).utf8)
+        return Data(ModelJSON.serializedBytes(.array(list)))
     }
 }

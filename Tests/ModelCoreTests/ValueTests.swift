@@ -13,6 +13,17 @@ struct ValueTests {
         #expect(try ModelJSON.parse(ModelJSON.serialize(value)) == value)
     }
 
+    @Test func jsonTextIsExactlyTheCanonicalForm() {
+        let value: ModelValue = .dictionary([
+            "b": .array([.int(.min), .int(0), .int(-7), .int(.max), .double(1.5), .bool(true), .bool(false), .null]),
+            "a": .string("q\"\\\n\r\t\u{1}\u{1F}é😀/ end"), "": .string(""),
+        ])
+        let expected =
+            #"{"":"","a":"q\"\\\n\r\t\u0001\u001fé😀/ end","b":[-9223372036854775808,0,-7,9223372036854775807,1.5,true,false,null]}"#
+        #expect(ModelJSON.serialize(value) == expected)
+        #expect(ModelJSON.serializedBytes(value) == Array(expected.utf8))
+    }
+
     @Test func jsonKeepsIntegersAndDoublesApart() throws {
         #expect(try ModelJSON.parse("[1, 1.0, 1e2, \"\\ud83d\\ude00\"]") == [1, 1.0, 100.0, "😀"])
     }

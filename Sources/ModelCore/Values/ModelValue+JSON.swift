@@ -24,65 +24,98 @@ package enum ModelJSON {
 
     /// Serializes a value; dictionary keys are sorted so output is deterministic.
     package static func serialize(_ value: ModelValue) -> String {
-        var out = ""
+        String(decoding: serializedBytes(value), as: UTF8.self)
+    }
+
+    /// ``serialize(_:)`` as UTF-8 bytes, written directly (no intermediate `String`).
+    package static func serializedBytes(_ value: ModelValue) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
         write(value, into: &out)
         return out
     }
 
-    private static func write(_ value: ModelValue, into out: inout String) {
+    private static func write(_ value: ModelValue, into out: inout [UInt8]) {
         switch value {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: b ? "true".utf8 : "false".utf8)
+        case .int(let i): writeInteger(i, into: &out)
         case .double(let d):
             if d.isFinite {
-                let s = String(d)
-                out += s
+                out.append(contentsOf: String(d).utf8)
             } else {
-                out += "null"
+                out.append(contentsOf: "null".utf8)
             }
         case .string(let s): writeString(s, into: &out)
         case .date(let d): writeString(DateCodec.iso8601String(d), into: &out)
         case .uuid(let u): writeString(u.uuidString, into: &out)
         case .data(let d): writeString(d.base64EncodedString(), into: &out)
         case .array(let a):
-            out += "["
-            for (k, element) in a.enumerated() {
-                if k > 0 { out += "," }
+            out.append(UInt8(ascii: "["))
+            for k in a.indices {
+                if k > 0 { out.append(UInt8(ascii: ",")) }
+                write(a[k], into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .dictionary(let d):
+            out.append(UInt8(ascii: "{"))
+            var first = true
+            for (key, element) in d.sorted(by: { $0.key < $1.key }) {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                writeString(key, into: &out)
+                out.append(UInt8(ascii: ":"))
                 write(element, into: &out)
             }
-            out += "]"
-        case .dictionary(let d):
-            out += "{"
-            for (k, key) in d.keys.sorted().enumerated() {
-                if k > 0 { out += "," }
-                writeString(key, into: &out)
-                out += ":"
-                write(d[key] ?? .null, into: &out)
-            }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func writeString(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
+    /// Decimal digits of `i` (no allocation; `Int64.min` included).
+    private static func writeInteger(_ i: Int64, into out: inout [UInt8]) {
+        if i < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = i.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: enough for 20 digits
+        let count = withUnsafeMutableBytes(of: &digits) { buffer -> Int in
+            var n = 0
+            repeat {
+                buffer[buffer.count - 1 - n] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                n += 1
+            } while magnitude > 0
+            return n
+        }
+        withUnsafeBytes(of: &digits) { out.append(contentsOf: $0.suffix(count)) }
+    }
+
+    /// A JSON string: `"`, `\` and control characters escaped; other UTF-8 bytes as they
+    /// are (runs without escapes are copied at once).
+    private static func writeString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { bytes in
+            var run = 0
+            for k in bytes.indices {
+                let byte = bytes[k]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<k]))
+                run = k + 1
+                switch byte {
+                case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+                case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+                case UInt8(ascii: "\n"): out.append(contentsOf: #"\n"#.utf8)
+                case UInt8(ascii: "\r"): out.append(contentsOf: #"\r"#.utf8)
+                case UInt8(ascii: "\t"): out.append(contentsOf: #"\t"#.utf8)
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    out.append(contentsOf: #"\u00"#.utf8)
+                    out.append(hex[Int(byte >> 4)])
+                    out.append(hex[Int(byte & 0xF)])
                 }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 
     private struct Parser {

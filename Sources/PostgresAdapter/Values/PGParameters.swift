@@ -56,9 +56,9 @@ struct PGParameters {
             appendInteger(UInt64(bitPattern: v), width: 8)
         case (.array, PGType.jsonb), (.dictionary, PGType.jsonb):
             bytes.append(1)
-            bytes.append(contentsOf: ModelJSON.serialize(value).utf8)
+            bytes.append(contentsOf: ModelJSON.serializedBytes(value))
         case (.array, PGType.json), (.dictionary, PGType.json):
-            bytes.append(contentsOf: ModelJSON.serialize(value).utf8)
+            bytes.append(contentsOf: ModelJSON.serializedBytes(value))
         case (.string(let s), _) where PGType.isText(oid) || oid == PGType.json:
             try appendText(s, value, oid)
         case (.uuid(let u), _) where PGType.isText(oid): bytes.append(contentsOf: u.uuidString.utf8)

@@ -40,7 +40,7 @@ extension RESTAdapter {
         for (name, value) in Self.currentHeaders ?? [:] { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
             let wrapped: ModelValue = resource.envelope.map { .dictionary([$0: .dictionary(body)]) } ?? .dictionary(body)
-            request.httpBody = Data(ModelJSON.serialize(wrapped).utf8)
+            request.httpBody = Data(ModelJSON.serializedBytes(wrapped))
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         return try transport.send(request, model: resource.schema.modelName)
