@@ -13,7 +13,9 @@ extension ModelProtocol {
     /// array, share a ``SerializationGraph`` through `userInfo[.serializationGraph]`.
     public init(from decoder: any Decoder) throws {
         self.init()
-        let value = try decoder.singleValueContainer().decode(ModelValue.self)
+        let value =
+            try DirectCoding.object(from: decoder, plan: SerializationPlans.plan(for: Self.self))
+            ?? decoder.singleValueContainer().decode(ModelValue.self)
         if let graph = decoder.userInfo[.serializationGraph] as? SerializationGraph {
             try graph.reader.withLock { reader throws(SerializationError) in _ = try reader.fill(self, from: value) }
         } else {
@@ -30,8 +32,7 @@ extension ModelProtocol {
         } else {
             dictionary = try GraphWriter().object(self)
         }
-        var container = encoder.singleValueContainer()
-        try container.encode(ModelValue.dictionary(dictionary))
+        try DirectCoding.encode(dictionary, to: encoder)
     }
 }
 

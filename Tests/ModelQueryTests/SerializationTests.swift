@@ -51,6 +51,21 @@ struct SerializationTests {
         #expect(listed.map(\.attributes) == [sample.attributes, sample.attributes])
     }
 
+    @Test func codableReadsAndWritesWhatTheDictionaryPathDoes() throws {
+        // Values of another kind than their column (the decoder tries the column's kind
+        // first, then every kind) read exactly as `init(json:)` reads them.
+        let data = Data(
+            #"{"name": 12, "count": "7", "big": 3.0, "ratio": 2, "enabled": true, "note": null, "tags": ["a"], "level": 4.0, "made": "2023-11-14T22:13:20Z"}"#
+                .utf8)
+        let direct = try JSONDecoder().decode(WireSample.self, from: data)
+        #expect(direct.attributes == (try WireSample(json: data)).attributes)
+        let sample = Self.filledSample()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(try encoder.encode(sample) == encoder.encode(ModelValue.dictionary(try sample.dictionaryValue())))
+        #expect(throws: SerializationError.self) { try JSONDecoder().decode(WireSample.self, from: Data("[1]".utf8)) }
+    }
+
     @Test func outputIsCompactSortedAndExact() throws {
         let sample = WireStrict()
         sample.title = "héllo"

@@ -1,0 +1,73 @@
+import Foundation
+
+/// A record's object read from a `Decoder` and written to an `Encoder` through one keyed
+/// container, each value encoded as the primitive it is.
+///
+/// Writing: encoding each ``ModelValue`` as a nested `Encodable` makes the encoder build a
+/// container per value; a keyed container takes the primitives directly and gives the same
+/// output.
+///
+/// Reading: `Decoder` cannot say what kind of value comes next, so ``ModelValue``'s own
+/// `init(from:)` tries `Bool`, `Int64`, `Double`, `String`, array and object in turn. Each
+/// miss throws a `DecodingError`, which is where most of the time went. With the column's
+/// type known, the likely kind is tried first. The result is the value the generic order
+/// gives (only kinds that cannot both succeed are reordered): a string column tries
+/// `String` first, a number column `Int64` then `Double`, and a miss falls back to the
+/// generic order.
+enum DirectCoding {
+    struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// The object `decoder` holds, or nil when it holds no object (the caller then reads
+    /// it the generic way, which reports what it is).
+    static func object(from decoder: any Decoder, plan: SerializationPlan) throws -> ModelValue? {
+        guard let container = try? decoder.container(keyedBy: Key.self) else { return nil }
+        let keys = container.allKeys
+        var dictionary: [String: ModelValue] = [:]
+        dictionary.reserveCapacity(keys.count)
+        for key in keys {
+            let hint = plan.columnByKey[key.stringValue].map { plan.columns[$0].column.type }
+            dictionary[key.stringValue] = try value(container, key, hint: hint)
+        }
+        return .dictionary(dictionary)
+    }
+
+    private static func value(_ container: KeyedDecodingContainer<Key>, _ key: Key, hint: ColumnType?) throws -> ModelValue {
+        if try container.decodeNil(forKey: key) { return .null }
+        switch hint {
+        case .string, .text, .date, .uuid, .data:
+            if let string = try? container.decode(String.self, forKey: key) { return .string(string) }
+        case .int, .double:
+            if let int = try? container.decode(Int64.self, forKey: key) { return .int(int) }
+            if let double = try? container.decode(Double.self, forKey: key) { return .double(double) }
+        case .bool:
+            if let bool = try? container.decode(Bool.self, forKey: key) { return .bool(bool) }
+        case .array, .dictionary, nil:
+            break
+        }
+        return try container.decode(ModelValue.self, forKey: key)
+    }
+
+    /// Writes an object as ``ModelValue/encode(to:)`` writes `.dictionary(dictionary)`.
+    static func encode(_ dictionary: [String: ModelValue], to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for (name, value) in dictionary {
+            let key = Key(stringValue: name)
+            switch value {
+            case .null: try container.encodeNil(forKey: key)
+            case .bool(let b): try container.encode(b, forKey: key)
+            case .int(let i): try container.encode(i, forKey: key)
+            case .double(let d): try container.encode(d, forKey: key)
+            case .string(let s): try container.encode(s, forKey: key)
+            case .date(let d): try container.encode(DateCodec.iso8601Milliseconds(d), forKey: key)
+            case .uuid(let u): try container.encode(u.uuidString, forKey: key)
+            case .data(let d): try container.encode(d.base64EncodedString(), forKey: key)
+            case .array, .dictionary: try container.encode(value, forKey: key)
+            }
+        }
+    }
+}
