@@ -12,8 +12,8 @@ import Foundation
 /// miss throws a `DecodingError`, which is where most of the time went. With the column's
 /// type known, the likely kind is tried first. The result is the value the generic order
 /// gives (only kinds that cannot both succeed are reordered): a string column tries
-/// `String` first, a number column `Int64` then `Double`, and a miss falls back to the
-/// generic order.
+/// `String` first, a number column `Int64` then `Double` (a double column without hooks
+/// `Double` first), and a miss falls back to the generic order.
 enum DirectCoding {
     struct Key: CodingKey {
         let stringValue: String
@@ -29,15 +29,23 @@ enum DirectCoding {
         let keys = container.allKeys
         var dictionary: [String: ModelValue] = [:]
         dictionary.reserveCapacity(keys.count)
+        // Without hooks or transformers, a value only meets the column's cast, which reads
+        // a whole-number `Double` as the `Int64` would have read: a double column may then
+        // try `Double` first.
+        let castOnly = plan.beforeDecoding.isEmpty
         for key in keys {
-            let hint = plan.columnByKey[key.stringValue].map { plan.columns[$0].column.type }
-            dictionary[key.stringValue] = try value(container, key, hint: hint)
+            let hint = plan.columnByKey[key.stringValue].map { plan.columns[$0] }
+            let doubleFirst = castOnly && hint?.transformer == nil && hint?.column.type == .double
+            dictionary[key.stringValue] = try value(container, key, hint: hint?.column.type, doubleFirst: doubleFirst)
         }
         return .dictionary(dictionary)
     }
 
-    private static func value(_ container: KeyedDecodingContainer<Key>, _ key: Key, hint: ColumnType?) throws -> ModelValue {
+    private static func value(
+        _ container: KeyedDecodingContainer<Key>, _ key: Key, hint: ColumnType?, doubleFirst: Bool
+    ) throws -> ModelValue {
         if try container.decodeNil(forKey: key) { return .null }
+        if doubleFirst, let double = try? container.decode(Double.self, forKey: key) { return .double(double) }
         switch hint {
         case .string, .text, .date, .uuid, .data:
             if let string = try? container.decode(String.self, forKey: key) { return .string(string) }
