@@ -89,10 +89,9 @@ enum MicroSQLite {
     }
 }
 
-/// `--micro-tx`: what a model transaction adds to each in-memory save.
+/// `--micro-tx [N]`: what a model transaction adds to each in-memory save.
 enum MicroTransaction {
-    static func run() throws {
-        let n = 100_000
+    static func run(_ n: Int) throws {
         func report(_ name: String, _ d: Duration) {
             let ns = (Double(d.components.seconds) * 1e18 + Double(d.components.attoseconds)) / 1e9 / Double(n)
             print(name.padding(toLength: 34, withPad: " ", startingAt: 0) + String(format: "%8.1f ns/op", ns))
