@@ -100,15 +100,7 @@ import Testing
             let id = stored.id ?? -1
             let context = ModelContext()
             let mine = try context.run { try Board.find(id) }
-            let done = DispatchSemaphore(value: 0)
-            let runner = Thread {
-                let other = try? Board.find(id, in: store)
-                other?.title = "from another thread"
-                try? other?.save()
-                done.signal()
-            }
-            runner.start()
-            done.wait()
+            saveTitle("from another thread", id: id, in: store)
             #expect(mine?.title == "before", "another thread's commit does not touch the context's records")
             context.mergeChanges()
             #expect(mine?.title == "from another thread", "mergeChanges() applies it")
@@ -124,15 +116,7 @@ import Testing
         let other = try #require(try Board.find(id, in: second))
         other.title = "saved on this thread"
         try other.save()
-        let done = DispatchSemaphore(value: 0)
-        let runner = Thread {
-            let remote = try? Board.find(id, in: second)
-            remote?.title = "saved on another thread"
-            try? remote?.save()
-            done.signal()
-        }
-        runner.start()
-        done.wait()
+        saveTitle("saved on another thread", id: id, in: second)
         context.mergeChanges()
         #expect(mine?.title == "first")
     }
@@ -232,4 +216,17 @@ import Testing
             #expect(fresh.isNew)
         }
     }
+}
+
+/// Sets a stored board's title and saves it, on a new thread; returns when it is done.
+private func saveTitle(_ title: String, id: Int64, in store: ArrayAdapter) {
+    let done = DispatchSemaphore(value: 0)
+    let runner = Thread {
+        let board = try? Board.find(id, in: store)
+        board?.title = title
+        try? board?.save()
+        done.signal()
+    }
+    runner.start()
+    done.wait()
 }

@@ -17,7 +17,7 @@ extension NotificationsDoc {
         })
     }
 
-    /// Docs/Notifications.md, snippet 2 (line 23).
+    /// Docs/Notifications.md, snippet 2 (line 30).
     static func snippet2(_ context: Context) async throws {
         for await change in ModelNotifications.changes(of: NotificationsDoc_Todo.self) {
             print(change.action, change.id, change.changedColumns)
@@ -26,7 +26,7 @@ extension NotificationsDoc {
         }
     }
 
-    /// Docs/Notifications.md, snippet 3 (line 47).
+    /// Docs/Notifications.md, snippet 3 (line 54).
     static func snippet3(_ context: Context) throws {
         let importFixtures = context.importFixtures
         try show(ModelNotifications.withoutNotifications {
