@@ -2,9 +2,9 @@ import ModelSQL
 
 /// Everything the adapter needs to store one model in one table, computed once per schema:
 /// the SQL of the hot paths and the DDL.
-struct TableMapping: @unchecked Sendable {
-    // @unchecked Sendable: `schema` is a Sendable final class; `parents` only holds
-    // ModelSchema references; every stored property is immutable.
+final class TableMapping: Sendable {
+    // Every stored property is an immutable `let` of Sendable values. A class, so the per-call lookup in `SQLiteAdapter.mapping(for:)` retains one
+    // reference instead of copying a dozen fields.
     let schema: ModelSchema
     let table: String
     /// `"id", "name", …` in row order.
