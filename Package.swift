@@ -2,7 +2,9 @@
 import PackageDescription
 
 /// Re-exported core modules: importing any adapter product gives the whole model API.
-let coreModules: [Target.Dependency] = ["ModelCore", "ModelValidation", "ModelQuery", "ModelSerialization"]
+let coreModules: [Target.Dependency] = [
+    "ModelCore", "ModelValidation", "ModelQuery", "ModelSerialization", "ModelForms",
+]
 
 let package = Package(
     name: "SwiftModel",
@@ -18,9 +20,12 @@ let package = Package(
         .library(name: "RESTTestServer", targets: ["RESTTestServer"]),
         // For adapters written outside this package: the in-memory query engine.
         .library(name: "ModelEngine", targets: ["ModelEngine"]),
+        // SwiftUI `Form`s from form descriptors (Apple platforms; empty elsewhere).
+        .library(name: "ModelFormsUI", targets: ["ModelFormsUI"]),
         .executable(name: "TaskManager", targets: ["TaskManager"]),
         .executable(name: "QuickStart", targets: ["QuickStart"]),
         .executable(name: "RESTSync", targets: ["RESTSync"]),
+        .executable(name: "FormDemo", targets: ["FormDemo"]),
     ],
     targets: [
         .target(name: "ModelCore"),
@@ -31,6 +36,10 @@ let package = Package(
         .target(name: "ModelQuery", dependencies: ["ModelCore", "ModelEngine"]),
         // JSON, dictionaries, Codable and import: above queries, reading relations through them.
         .target(name: "ModelSerialization", dependencies: ["ModelCore", "ModelQuery"]),
+        // Forms and JSON Schema: a model's input described from its schema and rules.
+        .target(name: "ModelForms", dependencies: ["ModelCore", "ModelValidation", "ModelSerialization"]),
+        // SwiftUI forms from descriptors; empty where SwiftUI is missing (Linux).
+        .target(name: "ModelFormsUI", dependencies: ["ModelForms"]),
         // The SQL compiler and quoting the SQL adapters share, spelled per database by a dialect.
         .target(name: "ModelSQL", dependencies: ["ModelCore", "ModelEngine"]),
         .target(name: "ArrayAdapter", dependencies: coreModules + ["ModelEngine"]),
@@ -53,12 +62,14 @@ let package = Package(
         .target(name: "RESTTestServer", dependencies: ["ModelCore"]),
         .target(name: "AdapterConformance", dependencies: coreModules),
         .executableTarget(name: "TaskManager", dependencies: ["SQLiteAdapter"], path: "Examples/TaskManager"),
+        .executableTarget(name: "FormDemo", dependencies: ["SQLiteAdapter"], path: "Examples/FormDemo"),
         .executableTarget(name: "QuickStart", dependencies: ["ArrayAdapter"], path: "Examples/QuickStart"),
         .executableTarget(
             name: "RESTSync", dependencies: ["RESTAdapter", "RESTTestServer", "SQLiteAdapter"], path: "Examples/RESTSync"),
         .testTarget(name: "ModelCoreTests", dependencies: ["ModelCore", "ArrayAdapter", "TestSupport"]),
         .testTarget(name: "ModelValidationTests", dependencies: ["ModelValidation", "ArrayAdapter"]),
         .testTarget(name: "ModelQueryTests", dependencies: ["ModelQuery", "ModelEngine", "ArrayAdapter", "TestSupport"]),
+        .testTarget(name: "ModelFormsTests", dependencies: ["ModelForms", "ArrayAdapter"]),
         .testTarget(name: "ArrayAdapterTests", dependencies: ["ArrayAdapter", "AdapterConformance"]),
         .target(name: "TestSupport", dependencies: ["ModelCore"], path: "Tests/TestSupport"),
         .testTarget(

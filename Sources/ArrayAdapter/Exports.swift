@@ -2,3 +2,4 @@
 @_exported import ModelQuery
 @_exported import ModelValidation
 @_exported import ModelSerialization
+@_exported import ModelForms

@@ -3,3 +3,4 @@
 @_exported import ModelValidation
 @_exported import ModelSerialization
 @_exported import ModelSQL
+@_exported import ModelForms

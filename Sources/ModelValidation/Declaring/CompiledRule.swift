@@ -14,6 +14,7 @@ struct CompiledRule: Sendable {
         case length(min: Int?, max: Int?, exact: Bool, unit: String)
         case format(Pattern)
         case email
+        case url(URLAddress)
         case numericality(NumericBounds)
         case inclusion([ModelValue])
         case exclusion([ModelValue])

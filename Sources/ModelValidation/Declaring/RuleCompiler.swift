@@ -34,6 +34,9 @@ struct RuleCompiler {
         case .email:
             guard Self.textTypes.contains(column.type) else { throw fits("string columns") }
             return .email
+        case .url(let schemes):
+            guard Self.textTypes.contains(column.type) else { throw fits("string columns") }
+            return .url(try URLAddress(schemes: schemes))
         case .numericality(let bounds):
             guard [.int, .double, .string, .text].contains(column.type) else { throw fits("number and string columns") }
             if let contradiction = bounds.contradiction { throw Failure(reason: contradiction) }

@@ -18,6 +18,7 @@ public enum ValidationMessages {
         "wrong_length": "is the wrong length (should be {count} {unit})",
         "invalid": "is invalid",
         "invalid_email": "is not a valid email address",
+        "invalid_url": "is not a valid URL",
         "not_a_number": "is not a number",
         "not_an_integer": "must be an integer",
         "greater_than": "must be greater than {count}",
@@ -30,6 +31,10 @@ public enum ValidationMessages {
         "exclusion": "is reserved",
         "taken": "has already been taken",
         "confirmation": "doesn't match its confirmation",
+        "not_a_boolean": "must be yes or no",
+        "not_a_date": "is not a valid date",
+        "not_a_uuid": "is not a valid UUID",
+        "not_in_form": "is not a field of this form",
     ]
 
     private static let overrides = Locked<[String: String]>([:])

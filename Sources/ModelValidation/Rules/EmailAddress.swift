@@ -1,8 +1,17 @@
 /// The email syntax the `email` rule accepts: the WHATWG HTML "valid e-mail address"
 /// grammar, plus a dot-separated domain of at least two labels, no empty local-part labels,
 /// and the lengths of RFC 5321 (64 for the local part, 254 in all).
-enum EmailAddress {
+package enum EmailAddress {
     private static let localSpecials = Set("!#$%&'*+/=?^_`{|}~-".utf8)
+
+    /// The same grammar as one regular expression without anchors, for JSON Schema's
+    /// `pattern` (ECMA-262) and NSRegularExpression alike: lengths by lookahead, the
+    /// local part's atoms, then two or more domain labels, the last not all digits.
+    package static let patternBody =
+        "(?=.{1,254}$)(?=[^@]{1,64}@)"
+        + "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
+        + "@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+"
+        + "(?![0-9]+$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 
     static func isValid(_ address: String) -> Bool {
         let bytes = Array(address.utf8)

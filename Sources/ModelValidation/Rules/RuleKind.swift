@@ -6,6 +6,7 @@ enum RuleKind: Sendable {
     case length(min: Int?, max: Int?, exact: Bool)
     case format(String)
     case email
+    case url(schemes: [String])
     case numericality(NumericBounds)
     case inclusion([ModelValue])
     case exclusion([ModelValue])
@@ -23,6 +24,7 @@ enum RuleKind: Sendable {
         case .length: "length"
         case .format: "format"
         case .email: "email"
+        case .url: "url"
         case .numericality: "numericality"
         case .inclusion: "inclusion"
         case .exclusion: "exclusion"

@@ -91,6 +91,13 @@ extension ValidationRule {
     /// must be punycoded). Code `invalid_email`.
     public static var email: Self { Self(.email) }
 
+    /// The string is an absolute URL with one of `schemes` (compared without case), a
+    /// host, and no whitespace: `https://example.com/a?b#c`. Code `invalid_url`.
+    ///
+    /// Forms give such a column a URL input, and JSON Schema export writes
+    /// `"format": "uri"` with the same grammar as a `pattern`.
+    public static func url(schemes: [String] = ["http", "https"]) -> Self { Self(.url(schemes: schemes)) }
+
     /// The value is a number (a string column must hold one) within the given bounds.
     ///
     /// Codes `not_a_number`, `not_an_integer`, `greater_than`,

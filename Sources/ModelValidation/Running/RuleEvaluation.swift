@@ -33,6 +33,9 @@ extension CompiledRule {
         case .email:
             guard case .string(let s) = value, EmailAddress.isValid(s) else { return RuleFailure(code: "invalid_email") }
             return nil
+        case .url(let grammar):
+            guard case .string(let s) = value, grammar.matches(s) else { return RuleFailure(code: "invalid_url") }
+            return nil
         case .numericality(let bounds):
             return Self.numericality(value, bounds)
         case .inclusion(let allowed):

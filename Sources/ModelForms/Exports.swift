@@ -1,0 +1,2 @@
+@_exported import ModelCore
+@_exported import ModelValidation

@@ -1,0 +1,135 @@
+import ArrayAdapter
+import Foundation
+import Testing
+
+@testable import ModelForms
+
+@Suite struct FormApplyTests {
+    static let valid: [String: String] = [
+        "name": "Ada", "email": "ada@example.com", "password": "12345678", "rating": "4.5",
+    ]
+
+    @Test func validTextIsCastSetAndValidated() throws {
+        let member = Member()
+        var values = Self.valid
+        values["age"] = "42"
+        values["newsletter"] = "yes"
+        values["due_date"] = "2012-09-15"
+        values["remind_at"] = "2012-09-15T10:30:00Z"
+        values["plan"] = "pro"
+        values["website"] = "https://example.com/a?b#c"
+        let errors = try member.apply(formValues: values)
+        #expect(errors.isEmpty, "\(errors)")
+        #expect(member.name == "Ada" && member.age == 42 && member.newsletter && member.plan == "pro")
+        #expect(member.rating == 4.5)
+        #expect(member.dueDate == Date(timeIntervalSince1970: 1_347_667_200))
+        #expect(member.remindAt == Date(timeIntervalSince1970: 1_347_705_000))
+    }
+
+    @Test func castFailuresAreFieldErrorsAndNothingIsSet() throws {
+        let member = Member()
+        var values = Self.valid
+        values["age"] = "abc"
+        values["due_date"] = "2012-02-30"
+        values["newsletter"] = "maybe"
+        values["rating"] = "4,5"
+        values["remind_at"] = "tomorrow"
+        let errors = try member.apply(formValues: values)
+        #expect(errors.codes(for: "age") == ["not_an_integer"])
+        #expect(errors.codes(for: "due_date") == ["not_a_date"])
+        #expect(errors.codes(for: "newsletter") == ["not_a_boolean"])
+        #expect(errors.codes(for: "rating") == ["not_a_number"])
+        #expect(errors.messages(for: "remind_at") == ["is not a valid date"])
+        #expect(errors.columns.count == 5)
+        #expect(member.name == "" && member.email == "" && !member.isDirty)
+    }
+
+    @Test func keysOutsideTheFormAreRefused() throws {
+        let member = Member()
+        for key in ["id", "created_at", "secret", "tags", "nope"] {
+            var values = Self.valid
+            values[key] = "1"
+            let errors = try member.apply(formValues: values)
+            #expect(errors.codes(for: key) == ["not_in_form"], "\(key)")
+            #expect(errors.messages(for: key) == ["is not a field of this form"])
+            #expect(member.name == "" && !member.isDirty, "\(key)")
+        }
+    }
+
+    @Test func validationMessagesComeBackPerFieldAfterSetting() throws {
+        let member = Member()
+        let errors = try member.apply(formValues: [
+            "name": "A", "email": "ada@", "password": "short", "plan": "gold", "age": "7", "website": "ftp://x",
+            "rating": "9",
+        ])
+        #expect(errors.codes(for: "name") == ["too_short"])
+        #expect(errors.codes(for: "email") == ["invalid_email"])
+        #expect(errors.codes(for: "password") == ["too_short"])
+        #expect(errors.codes(for: "plan") == ["inclusion"])
+        #expect(errors.codes(for: "age") == ["greater_than_or_equal_to"])
+        #expect(errors.codes(for: "website") == ["invalid_url"])
+        #expect(errors.codes(for: "rating") == ["less_than_or_equal_to"])
+        #expect(member.name == "A" && member.age == 7)  // cast values are set, then validated
+    }
+
+    @Test func blankTextMeansNilForNonTextColumns() throws {
+        let member = Member()
+        member.age = 30
+        var values = Self.valid
+        values["age"] = "  "
+        values["website"] = ""
+        #expect(try member.apply(formValues: values).isEmpty)
+        #expect(member.age == nil && member.website == nil)
+        values["rating"] = ""
+        let errors = try member.apply(formValues: values)
+        #expect(errors.codes(for: "rating") == ["blank"])
+        #expect(errors.messages(for: "rating") == ["can't be blank"])
+    }
+
+    @Test func typedValuesAndModelsWithoutRules() throws {
+        let note = Note()
+        let errors = try note.apply(formValues: [
+            "title": .string("T"), "count": .int(4), "published": .bool(true), "token": .string("nope"),
+        ])
+        #expect(errors.codes(for: "token") == ["not_a_uuid"])
+        #expect(note.title == "")
+        #expect(try note.apply(formValues: ["title": .string("T"), "count": .double(4)]).isEmpty)
+        #expect(note.title == "T" && note.count == 4)
+    }
+
+    @Test func anUnchangedSubmissionChangesNothing() throws {
+        let store = ArrayAdapter()
+        let member = Member()
+        #expect(try member.apply(formValues: Self.valid.merging(["due_date": "2012-09-15", "remind_at": "2012-09-15T10:30:00.25Z", "age": "40"]) { $1 }).isEmpty)
+        member.website = "http://example.com"
+        try member.save(to: store)
+        let id = try #require(member.id)
+        let loaded = try #require(try Member.find(id, in: store))
+        let form = try loaded.formDescriptor()
+        #expect(try loaded.apply(formValues: form.values, store: store).isEmpty)
+        #expect(!loaded.isDirty)
+        #expect(loaded.remindAt == Date(timeIntervalSince1970: 1_347_705_000.25))
+    }
+
+    @Test(arguments: [
+        ("https://example.com", true), ("HTTP://EXAMPLE.COM/a b", false), ("Http://x.y/p?q=1#f", true),
+        ("ftp://example.com", false), ("https://", false), ("example.com", false), ("https:// x", false),
+        ("https://a/\n", false),
+    ])
+    func urlRule(_ text: String, _ valid: Bool) throws {
+        let member = Member()
+        var values = Self.valid
+        values["website"] = text
+        #expect(try member.apply(formValues: values).codes(for: "website").isEmpty == valid, "\(text)")
+    }
+
+    @Test func urlRuleRefusesBadSchemes() throws {
+        #expect(throws: ValidationDefinitionError.self) { try BadURLRule.checkValidations() }
+    }
+}
+
+final class BadURLRule: Model, Validatable {
+    @Column var link: String = ""
+    init() {}
+    static func validations(_ v: inout Validations<BadURLRule>) { v.add(\.link, .url(schemes: ["1http"])) }
+}
