@@ -33,7 +33,7 @@ final class ValidationDoc_User: Model, Validatable {
     }
 }
 
-// Docs/Validation.md, snippet 2 (line 69)
+// Docs/Validation.md, snippet 2 (line 70)
 final class ValidationDoc_Post: Model, Validatable {
     @Column var title = ""
     @Column var summary: String?
@@ -48,7 +48,7 @@ final class ValidationDoc_Post: Model, Validatable {
     }
 }
 
-// Docs/Validation.md, snippet 3 (line 106)
+// Docs/Validation.md, snippet 3 (line 107)
 final class ValidationDoc_Mailing: Model, Validatable {
     @Column var tags: [String] = []
     @Column var emails: [String] = []
@@ -60,7 +60,7 @@ final class ValidationDoc_Mailing: Model, Validatable {
     }
 }
 
-// Docs/Validation.md, snippet 7 (line 220)
+// Docs/Validation.md, snippet 7 (line 221)
 struct ValidationDoc_ISBNValidator: ColumnValidator {
     var code: String { "isbn" }
     var message: String { "is not a valid ISBN-13" }
@@ -73,7 +73,7 @@ struct ValidationDoc_ISBNValidator: ColumnValidator {
     }
 }
 
-// Docs/Validation.md, snippet 7 (line 220)
+// Docs/Validation.md, snippet 7 (line 221)
 final class ValidationDoc_Book: Model, Validatable {
     @Column var isbn: String?
     init() {}
@@ -90,12 +90,12 @@ extension ValidationDoc {
 
     }
 
-    /// Docs/Validation.md, snippet 2 (line 69).
+    /// Docs/Validation.md, snippet 2 (line 70).
     static func snippet2(_ context: Context) throws {
         _ = context
     }
 
-    /// Docs/Validation.md, snippet 3 (line 106).
+    /// Docs/Validation.md, snippet 3 (line 107).
     static func snippet3(_ context: Context) throws {
 
         let mailing = ValidationDoc_Mailing()
@@ -106,7 +106,7 @@ extension ValidationDoc {
         show(mailing, errors)
     }
 
-    /// Docs/Validation.md, snippet 4 (line 130).
+    /// Docs/Validation.md, snippet 4 (line 131).
     static func snippet4(_ context: Context) throws {
         let user = ValidationDoc_User()
         try show(user.isValid)                          // false
@@ -122,7 +122,7 @@ extension ValidationDoc {
         show(user, errors)
     }
 
-    /// Docs/Validation.md, snippet 5 (line 160).
+    /// Docs/Validation.md, snippet 5 (line 161).
     static func snippet5(_ context: Context) throws {
         let user = context.user
         do {
@@ -136,14 +136,14 @@ extension ValidationDoc {
         try show(user.save(validate: false))             // skips the rules and the validation hooks
     }
 
-    /// Docs/Validation.md, snippet 6 (line 208).
+    /// Docs/Validation.md, snippet 6 (line 209).
     static func snippet6(_ context: Context) throws {
         show(ValidationMessages.setTemplate("must be filled in", for: "blank"))
         show(ValidationMessages.setTemplate(nil, for: "blank"))     // restore
         show(ValidationMessages.defaults)                            // every built-in code and template
     }
 
-    /// Docs/Validation.md, snippet 7 (line 220).
+    /// Docs/Validation.md, snippet 7 (line 221).
     static func snippet7(_ context: Context) throws {
 
         show(Validators.register(ValidationDoc_ISBNValidator(), as: "isbn"))   // once, at startup
