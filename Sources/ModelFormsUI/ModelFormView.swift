@@ -80,13 +80,29 @@ struct FormFieldRow: View {
             DatePicker(
                 field.label,
                 selection: Binding(
-                    get: { FormText.date(from: field.text) ?? Date() },
-                    set: { field.text = field.kind == .date ? FormText.dayText($0) : FormText.text(for: .date($0), kind: .dateTime) }),
+                    get: { field.kind == .date ? Self.localDay(field.text) : FormText.date(from: field.text) ?? Date() },
+                    set: { field.text = field.kind == .date ? Self.dayText($0) : FormText.text(for: .date($0), kind: .dateTime) }),
                 displayedComponents: field.kind == .date ? [.date] : [.date, .hourAndMinute])
         #endif
         default:
             TextField(field.label, text: $field.text, prompt: field.placeholder.map { Text($0) })
         }
+    }
+
+    /// A `.date` row's day (stored as UTC midnight) as that day in the user's calendar,
+    /// so the picker shows the stored day in every time zone.
+    static func localDay(_ text: String) -> Date {
+        guard let stored = FormText.date(from: text), let utc = TimeZone(secondsFromGMT: 0) else { return Date() }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = utc
+        let day = calendar.dateComponents([.year, .month, .day], from: stored)
+        return Calendar.current.date(from: day) ?? stored
+    }
+
+    /// The day the user picked, in their calendar, as `yyyy-MM-dd`.
+    static func dayText(_ picked: Date) -> String {
+        let day = Calendar.current.dateComponents([.year, .month, .day], from: picked)
+        return String(format: "%04d-%02d-%02d", day.year ?? 1970, day.month ?? 1, day.day ?? 1)
     }
 }
 #endif
