@@ -34,7 +34,7 @@ struct FormPlan {
         var problems = layout.problems
         var sections = layout.sections
         let placed = Set(sections.flatMap(\.slots))
-        for slot in placed where excluded.contains(slot) && slot != 0 {
+        for slot in placed where excluded.contains(slot) {  // (the layout refuses the id itself)
             problems.append("\"\(schema.columns[slot].name)\" is a timestamp column (set includesTimestamps to show it)")
         }
         for (slot, column) in schema.columns.enumerated()
@@ -47,7 +47,7 @@ struct FormPlan {
         var resolved: [(title: String?, rows: [Row])] = []
         for section in sections {
             var rows: [Row] = []
-            for slot in section.slots where !excluded.contains(slot) || layout.includesTimestamps {
+            for slot in section.slots {  // (excluded columns placed by the layout were reported above)
                 let column = schema.columns[slot]
                 let options = layout.options[slot] ?? FieldOptions()
                 let needs = requirements.indices.contains(slot) ? requirements[slot] : ColumnRequirements(column: column.name)
