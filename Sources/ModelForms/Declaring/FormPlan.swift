@@ -24,12 +24,10 @@ struct FormPlan {
         try schema.validate()
         var layout = FormLayout<M>()
         if let describing = M.self as? any FormDescribing.Type { Self.declare(describing, into: &layout) }
-        let requirements = try Self.requirements(M.self, context: context)
+        let requirements = try ModelInputs.requirements(M.self, context: context)
 
         // Columns the form never shows: the id, stamps, and timestamps unless asked for.
-        var excluded: Set<Int> = [0]
-        for stamps in schema.fieldTimestamps { excluded.formUnion([stamps.setAt, stamps.changedAt]) }
-        if !layout.includesTimestamps { excluded.formUnion([schema.createdAtIndex, schema.updatedAtIndex].compactMap { $0 }) }
+        let excluded = ModelInputs.managedSlots(schema, timestamps: !layout.includesTimestamps)
 
         var problems = layout.problems
         var sections = layout.sections
@@ -50,7 +48,7 @@ struct FormPlan {
             for slot in section.slots {  // (excluded columns placed by the layout were reported above)
                 let column = schema.columns[slot]
                 let options = layout.options[slot] ?? FieldOptions()
-                let needs = requirements.indices.contains(slot) ? requirements[slot] : ColumnRequirements(column: column.name)
+                let needs = requirements[slot]
                 let kind = options.kind ?? Self.defaultKind(column, needs, hasChoices: options.choices != nil)
                 if !kind.fits(column.type) {
                     problems.append("\(kind) input cannot edit \"\(column.name)\" (\(column.castTarget))")
@@ -71,13 +69,6 @@ struct FormPlan {
         guard var typed = layout as? FormLayout<D> else { return }
         D.form(&typed)
         if let back = typed as? FormLayout<M> { layout = back }
-    }
-
-    private static func requirements<M: ModelProtocol>(_ type: M.Type, context: ValidationContext) throws
-        -> [ColumnRequirements]
-    {
-        guard let validatable = M.self as? any Validatable.Type else { return [] }
-        return try validatable.requirements(in: context)
     }
 
     /// Array, dictionary and data columns have no single input, so only a layout adds them.

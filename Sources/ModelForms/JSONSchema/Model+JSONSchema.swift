@@ -27,20 +27,13 @@ extension ModelProtocol {
     public static func jsonSchema(_ options: JSONSchemaOptions = JSONSchemaOptions()) throws -> JSONSchemaDocument {
         let schema = Self.schema
         try schema.validate()
-        let requirements: [ColumnRequirements]
-        if let validatable = Self.self as? any Validatable.Type {
-            requirements = try validatable.requirements(in: options.context)
-        } else {
-            requirements = schema.columns.map { ColumnRequirements(column: $0.name) }
-        }
-        var readOnly: Set<Int> = [0]
-        readOnly.formUnion([schema.createdAtIndex, schema.updatedAtIndex].compactMap { $0 })
-        for stamps in schema.fieldTimestamps { readOnly.formUnion([stamps.setAt, stamps.changedAt]) }
+        let requirements = try ModelInputs.requirements(Self.self, context: options.context)
+        let readOnly = ModelInputs.managedSlots(schema, timestamps: true)
 
         var properties: [String: ModelValue] = [:]
         var required: [ModelValue] = []
         for (slot, column) in schema.columns.enumerated() {
-            let needs = requirements.indices.contains(slot) ? requirements[slot] : ColumnRequirements(column: column.name)
+            let needs = requirements[slot]
             var property = JSONSchemaProperty(column: column, needs: needs, dates: options.dates).keywords
             if readOnly.contains(slot) {
                 property["readOnly"] = .bool(true)
