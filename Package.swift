@@ -74,7 +74,11 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ModelCore"], path: "Tests/TestSupport"),
         .testTarget(
             name: "SQLiteAdapterTests",
-            dependencies: ["SQLiteAdapter", "ArrayAdapter", "TestSupport", "AdapterConformance", "CrashHelper"]),
+            dependencies: [
+                "SQLiteAdapter", "ArrayAdapter", "TestSupport", "AdapterConformance", "CrashHelper", "PowerCutVFS",
+            ]),
+        // A SQLite VFS that simulates power loss (test-only, C).
+        .target(name: "PowerCutVFS", dependencies: ["SwiftModelCSQLite"], path: "Tests/PowerCutVFS"),
         .executableTarget(name: "CrashHelper", dependencies: ["FileAdapter", "SQLiteAdapter"], path: "Tests/CrashHelper"),
         .testTarget(
             name: "FileAdapterTests",

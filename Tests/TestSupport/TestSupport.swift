@@ -58,3 +58,15 @@ public func killCrashHelper(_ helper: URL, mode: String, path: String, maxMillis
     }.max() ?? 0
     return (last, process.terminationReason == .uncaughtSignal)
 }
+
+/// How many rounds a reliability test runs: `ci` times `SWIFTMODEL_RELIABILITY_SCALE`
+/// (default 1; `Scripts/reliability.sh --long` sets 20).
+public func reliabilityRounds(_ ci: Int) -> Int {
+    let scale = ProcessInfo.processInfo.environment["SWIFTMODEL_RELIABILITY_SCALE"].flatMap(Int.init) ?? 1
+    return ci * max(1, scale)
+}
+
+/// Prints one line of figures for CI logs and `Docs/Testing.md` (`reliability: …`).
+public func reportReliability(_ line: String) {
+    print("reliability: \(line)")
+}

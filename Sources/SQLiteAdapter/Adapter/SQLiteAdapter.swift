@@ -58,13 +58,13 @@ public final class SQLiteAdapter: PersistenceAdapter, @unchecked Sendable {
     public init(path: String, configuration: SQLiteConfiguration = SQLiteConfiguration()) throws {
         self.path = path
         self.configuration = configuration
-        writer = try SQLiteConnection(path: path, readOnly: false)
+        writer = try SQLiteConnection(path: path, readOnly: false, vfs: configuration.vfs)
         try Self.configure(writer, configuration, writable: true)
         let isFile = path != ":memory:" && !path.isEmpty && !path.hasPrefix("file::memory:")
         if isFile, configuration.journalMode == .wal, configuration.readerCount > 0 {
             var connections: [SQLiteConnection] = []
             for _ in 0..<configuration.readerCount {
-                let reader = try SQLiteConnection(path: path, readOnly: true)
+                let reader = try SQLiteConnection(path: path, readOnly: true, vfs: configuration.vfs)
                 try Self.configure(reader, configuration, writable: false)
                 connections.append(reader)
             }

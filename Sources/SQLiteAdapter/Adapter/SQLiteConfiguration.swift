@@ -54,6 +54,10 @@ public struct SQLiteConfiguration: Sendable, Hashable {
     /// Whether logged statements show their bound values inline (default `false`: values
     /// may be personal data, so only their count is logged).
     public var logsBoundValues: Bool = false
+    /// The name of a registered SQLite VFS to open the database through
+    /// (`sqlite3_vfs_register`), for encryption, compression or fault-injection layers;
+    /// `nil` (the default) uses SQLite's default VFS.
+    public var vfs: String?
 
     /// The defaults: WAL, `synchronous = FULL`, 5 s busy timeout, 4 readers, foreign keys on.
     public init() {}

@@ -13,13 +13,14 @@ final class SQLiteConnection: @unchecked Sendable {
     /// Per-table statements for the hot paths, keyed by schema identity.
     var tables: [ObjectIdentifier: TableStatements] = [:]
 
-    /// Opens `path` (`":memory:"` for a private in-memory database).
-    init(path: String, readOnly: Bool) throws {
+    /// Opens `path` (`":memory:"` for a private in-memory database), through the VFS named
+    /// `vfs` (SQLite's default when `nil`).
+    init(path: String, readOnly: Bool, vfs: String? = nil) throws {
         var db: OpaquePointer?
         let flags =
             (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
             | SQLITE_OPEN_URI
-        let code = sqlite3_open_v2(path, &db, flags, nil)
+        let code = sqlite3_open_v2(path, &db, flags, vfs)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             if let db { sqlite3_close_v2(db) }
