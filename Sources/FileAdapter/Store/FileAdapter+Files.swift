@@ -12,7 +12,7 @@ extension FileAdapter {
     ///   or inside a transaction. Nothing changes then.
     public func load(ifMissing: MissingFilePolicy = .startEmpty) throws {
         let file = try storeFile()
-        let tables = try Self.readTables(at: file.path, ifMissing: ifMissing) ?? []
+        let tables = try Self.readTables(at: file.path, ifMissing: ifMissing, in: options.fileSystem) ?? []
         try memory.withLock {
             var replacements: [(schema: ModelSchema, rows: [[ModelValue]], nextID: Int64)] = []
             var pending: [String: ArchivedTable] = [:]
@@ -70,7 +70,7 @@ extension FileAdapter {
     public func load<M: Model>(_ type: M.Type, from url: URL? = nil, ifMissing: MissingFilePolicy = .startEmpty) throws {
         let schema = M.schema
         let file = try modelFile(url, schema)
-        let tables = try Self.readTables(at: file.path, ifMissing: ifMissing)
+        let tables = try Self.readTables(at: file.path, ifMissing: ifMissing, in: options.fileSystem)
         try memory.withLock {
             var rows: [[ModelValue]] = [], nextID: Int64 = 1
             if let tables {
@@ -188,7 +188,9 @@ extension FileAdapter {
         } catch {
             throw ArchiveError(.unsupported, path: file.path, message: "more than 4,294,967,295 objects in one archive")
         }
-        try AtomicFile.replace(file.path, with: bytes, permissions: options.permissions, synchronous: options.synchronous)
+        try AtomicFile.replace(
+            file.path, with: bytes, permissions: options.permissions, synchronous: options.synchronous,
+            in: options.fileSystem)
         filesWritten.add(1, ordering: .relaxed)
         Self.log.info(
             "saved \(tables.count) table(s), \(bytes.count) bytes to \(file.path)",
@@ -199,8 +201,10 @@ extension FileAdapter {
     static let log = ModelLogger(subsystem: "file")
 
     /// Reads and decodes an archive; `nil` when the file is missing and that is allowed.
-    static func readTables(at path: String, ifMissing: MissingFilePolicy) throws(ArchiveError) -> [ArchivedTable]? {
-        guard let bytes = try AtomicFile.contents(of: path) else {
+    static func readTables(
+        at path: String, ifMissing: MissingFilePolicy, in fileSystem: any FileSystem
+    ) throws(ArchiveError) -> [ArchivedTable]? {
+        guard let bytes = try AtomicFile.contents(of: path, in: fileSystem) else {
             log.info("no file at \(path): \(ifMissing == .startEmpty ? "starting empty" : "refused")")
             if ifMissing == .startEmpty { return nil }
             throw ArchiveError(.missingFile, path: path, message: "no such file")

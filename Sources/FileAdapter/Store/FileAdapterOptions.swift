@@ -30,6 +30,9 @@ public struct FileAdapterOptions: Sendable {
     /// Called on the autosave queue when an autosave fails (the changes stay pending and
     /// the next commit or ``FileAdapter/flush()`` retries).
     public var onAutosaveError: (@Sendable (any Error) -> Void)?
+    /// The file system the adapter reads and writes through (tests simulate power loss
+    /// with their own).
+    package var fileSystem: any FileSystem = POSIXFileSystem()
 
     /// The defaults.
     public init() {}
