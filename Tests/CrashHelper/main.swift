@@ -1,18 +1,23 @@
 // Writes a store over and over until killed; the crash tests kill it at random moments and
-// check that reopening gives the last committed state exactly.
+// check that reopening gives a whole generation, never older than the last acknowledged.
 //
-// Usage: CrashHelper archive|sqlite <file>
+// Usage: CrashHelper archive|archive-files|sqlite-wal|sqlite-delete <path>
 // Each round g replaces the stored rows with `CrashSample.expectedCount(g)` rows of
-// generation g (archive: one save; sqlite: one transaction), then prints "saved g".
+// generation g (archive: one save of the store file; archive-files: the samples' file,
+// then the notes' file; sqlite: one transaction), then appends "g" to the side log
+// `<path>.acknowledged` (the commit is acknowledged) and prints "saved g". It starts at
+// the generation after the one stored.
 import FileAdapter
 import Foundation
 import SQLiteAdapter
 
+let modes = ["archive", "archive-files", "sqlite-wal", "sqlite-delete"]
 let arguments = CommandLine.arguments
-guard arguments.count == 3, ["archive", "sqlite"].contains(arguments[1]) else {
-    FileHandle.standardError.write(Data("usage: CrashHelper archive|sqlite <file>\n".utf8))
+guard arguments.count == 3, modes.contains(arguments[1]) else {
+    FileHandle.standardError.write(Data("usage: CrashHelper \(modes.joined(separator: "|")) <path>\n".utf8))
     exit(2)
 }
+let mode = arguments[1], path = arguments[2]
 
 func fill(_ store: any PersistenceAdapter, generation: Int) throws {
     for position in 0..<CrashSample.expectedCount(generation) {
@@ -22,29 +27,55 @@ func fill(_ store: any PersistenceAdapter, generation: Int) throws {
         sample.padding = String(repeating: "x", count: position % 97)
         try sample.save(to: store)
     }
+    let note = CrashNote()
+    note.generation = generation
+    try note.save(to: store)
+}
+
+func stored(_ store: any PersistenceAdapter) throws -> Int {
+    try CrashSample.query(in: store).order(by: \.generation, .descending).first()?.generation ?? 0
 }
 
 do {
-    var generation = 1
-    if arguments[1] == "archive" {
+    let log = try SideLog(path: path + ".acknowledged")
+    switch mode {
+    case "archive", "archive-files":
         var options = FileAdapterOptions()
         options.autosave = .never
-        let store = try FileAdapter(file: URL(fileURLWithPath: arguments[2]), models: [CrashSample.self], options: options)
+        let perModel = mode == "archive-files"
+        let store: FileAdapter
+        if perModel {
+            store = FileAdapter(options: options)
+            try store.load(CrashSample.self, from: URL(fileURLWithPath: path + ".samples"))
+            try store.load(CrashNote.self, from: URL(fileURLWithPath: path + ".notes"))
+        } else {
+            store = try FileAdapter(file: URL(fileURLWithPath: path), models: [CrashSample.self, CrashNote.self], options: options)
+        }
+        var generation = try stored(store) + 1
         while true {
             try store.reset()
             try store.transaction { try fill(store, generation: generation) }
-            try store.save()
-            FileHandle.standardOutput.write(Data("saved \(generation)\n".utf8))
+            if perModel {
+                try store.save(CrashSample.self)
+                try store.save(CrashNote.self)
+            } else {
+                try store.save()
+            }
+            try log.acknowledge(generation)
             generation += 1
         }
-    } else {
-        let store = try SQLiteAdapter(path: arguments[2])
+    default:
+        var configuration = SQLiteConfiguration()
+        configuration.journalMode = mode == "sqlite-wal" ? .wal : .delete
+        let store = try SQLiteAdapter(path: path, configuration: configuration)
+        var generation = try stored(store) + 1
         while true {
             try store.transaction {
                 _ = try CrashSample.query(in: store).deleteAll()
+                _ = try CrashNote.query(in: store).deleteAll()
                 try fill(store, generation: generation)
             }
-            FileHandle.standardOutput.write(Data("saved \(generation)\n".utf8))
+            try log.acknowledge(generation)
             generation += 1
         }
     }

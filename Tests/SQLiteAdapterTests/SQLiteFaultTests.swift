@@ -3,28 +3,8 @@ import Foundation
 import SQLiteAdapter
 import Testing
 
-/// Killed writers and damaged database files.
+/// Damaged database files.
 @Suite struct SQLiteFaultTests {
-    /// Kills a process in the middle of its transactions, again and again: reopening gives
-    /// the last committed transaction exactly.
-    @Test func killingAWriterKeepsTheLastCommit() throws {
-        let helper = try #require(crashHelper, "CrashHelper was not built")
-        try withTemporaryDirectory { directory in
-            let path = directory.appendingPathComponent("crash.sqlite").path
-            for round in 0..<10 {
-                let (committed, killed) = try killCrashHelper(helper, mode: "sqlite", path: path)
-                #expect(killed, "round \(round): the helper exited by itself")
-                let store = try SQLiteAdapter(path: path)
-                let samples = try CrashSample.query(in: store).order(by: \.position).all()
-                let generation = try #require(samples.first?.generation, "round \(round): empty")
-                #expect(generation == committed || generation == committed + 1, "round \(round): \(generation) after \(committed)")
-                #expect(samples.allSatisfy { $0.generation == generation }, "round \(round): a mix of transactions")
-                #expect(samples.count == CrashSample.expectedCount(generation), "round \(round): a partial transaction")
-                #expect(try store.rows("PRAGMA integrity_check").first?[0] == "ok")
-            }
-        }
-    }
-
     /// Reads everything a damaged file lets through; every failure must be a typed error.
     private func exercise(_ path: String) -> String? {
         do {
