@@ -79,7 +79,8 @@ let package = Package(
             ]),
         // A SQLite VFS that simulates power loss (test-only, C).
         .target(name: "PowerCutVFS", dependencies: ["SwiftModelCSQLite"], path: "Tests/PowerCutVFS"),
-        .executableTarget(name: "CrashHelper", dependencies: ["FileAdapter", "SQLiteAdapter"], path: "Tests/CrashHelper"),
+        .executableTarget(
+            name: "CrashHelper", dependencies: ["FileAdapter", "SQLiteAdapter", "PostgresAdapter"], path: "Tests/CrashHelper"),
         .testTarget(
             name: "FileAdapterTests",
             dependencies: ["FileAdapter", "ArrayAdapter", "TestSupport", "CrashHelper", "AdapterConformance"]),
@@ -100,7 +101,7 @@ let package = Package(
             dependencies: ["ArrayAdapter", "FileAdapter", "SQLiteAdapter", "PostgresAdapter", "AdapterConformance", "TestSupport"]),
         .testTarget(
             name: "PostgresAdapterTests",
-            dependencies: ["PostgresAdapter", "ArrayAdapter", "SQLiteAdapter", "AdapterConformance", "TestSupport"]),
+            dependencies: ["PostgresAdapter", "ArrayAdapter", "SQLiteAdapter", "AdapterConformance", "TestSupport", "CrashHelper"]),
     ],
     swiftLanguageModes: [.v6]
 )

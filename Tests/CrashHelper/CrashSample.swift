@@ -8,7 +8,10 @@ final class CrashSample: Model {
     @Column var padding: String = ""
     init() {}
 
+    /// Rows of `generation` for the embedded stores.
     static func expectedCount(_ generation: Int) -> Int { 500 + (generation % 7) * 700 }
+    /// Rows of `generation` over the network (PostgreSQL): a round trip per row.
+    static func networkCount(_ generation: Int) -> Int { 20 + (generation % 7) * 60 }
 }
 
 /// One row per generation, in a second table (a second file in per-model mode).

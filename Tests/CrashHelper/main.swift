@@ -2,6 +2,7 @@
 // check that reopening gives a whole generation, never older than the last acknowledged.
 //
 // Usage: CrashHelper archive|archive-files|sqlite-wal|sqlite-delete <path>
+//        CrashHelper postgres <path> <connection string> <schema>   (<path>: the side log's)
 // Each round g replaces the stored rows with `CrashSample.expectedCount(g)` rows of
 // generation g (archive: one save of the store file; archive-files: the samples' file,
 // then the notes' file; sqlite: one transaction), then appends "g" to the side log
@@ -9,18 +10,20 @@
 // the generation after the one stored.
 import FileAdapter
 import Foundation
+import PostgresAdapter
 import SQLiteAdapter
 
-let modes = ["archive", "archive-files", "sqlite-wal", "sqlite-delete"]
+let modes = ["archive", "archive-files", "sqlite-wal", "sqlite-delete", "postgres"]
 let arguments = CommandLine.arguments
-guard arguments.count == 3, modes.contains(arguments[1]) else {
+guard arguments.count == (arguments.count > 1 && arguments[1] == "postgres" ? 5 : 3), modes.contains(arguments[1]) else {
     FileHandle.standardError.write(Data("usage: CrashHelper \(modes.joined(separator: "|")) <path>\n".utf8))
     exit(2)
 }
 let mode = arguments[1], path = arguments[2]
 
 func fill(_ store: any PersistenceAdapter, generation: Int) throws {
-    for position in 0..<CrashSample.expectedCount(generation) {
+    let count = mode == "postgres" ? CrashSample.networkCount(generation) : CrashSample.expectedCount(generation)
+    for position in 0..<count {
         let sample = CrashSample()
         sample.generation = generation
         sample.position = position
@@ -65,9 +68,16 @@ do {
             generation += 1
         }
     default:
-        var configuration = SQLiteConfiguration()
-        configuration.journalMode = mode == "sqlite-wal" ? .wal : .delete
-        let store = try SQLiteAdapter(path: path, configuration: configuration)
+        let store: any PersistenceAdapter
+        if mode == "postgres" {
+            var configuration = PostgresConfiguration(arguments[3])
+            configuration.schema = arguments[4]
+            store = try PostgresAdapter(configuration)
+        } else {
+            var configuration = SQLiteConfiguration()
+            configuration.journalMode = mode == "sqlite-wal" ? .wal : .delete
+            store = try SQLiteAdapter(path: path, configuration: configuration)
+        }
         var generation = try stored(store) + 1
         while true {
             try store.transaction {

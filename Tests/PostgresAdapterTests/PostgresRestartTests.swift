@@ -1,5 +1,8 @@
+@testable import CrashHelper
 import Foundation
 import PostgresAdapter
+import TestSupport
+import Synchronization
 import Testing
 
 /// Restarts the real server (`pg_ctl restart -m immediate`, a crash and recovery) under an
@@ -8,6 +11,7 @@ import Testing
 ///
 ///     swift test --filter PostgresRestartTests
 @Suite(
+    .serialized,  // both tests restart the server
     .enabled(
         if: PostgresTestServer.isAvailable && PostgresTestServer.environment["SWIFTMODEL_POSTGRES_RESTART_TESTS"] == "1",
         "restarts the server: set SWIFTMODEL_POSTGRES_RESTART_TESTS=1 and run this suite alone"))
@@ -48,5 +52,69 @@ struct PostgresRestartTests {
         #expect(try PgAccount.count(in: store) == 1)
         _ = try PgAccount.create(["owner": "next", "balance": 1], in: store)
         #expect(try PgAccount.query().using(store).pluck(\.owner).sorted() == ["before", "next"])
+    }
+
+    /// One generation of crash samples in one transaction.
+    private func write(_ generation: Int, _ store: PostgresAdapter) throws {
+        try store.transaction {
+            _ = try CrashSample.query(in: store).deleteAll()
+            _ = try CrashNote.query(in: store).deleteAll()
+            for position in 0..<CrashSample.networkCount(generation) {
+                let sample = CrashSample()
+                sample.generation = generation
+                sample.position = position
+                try sample.save(to: store)
+            }
+            let note = CrashNote()
+            note.generation = generation
+            try note.save(to: store)
+        }
+    }
+
+    /// A writer commits generation after generation while the server crashes and restarts
+    /// under it, 100 times: every acknowledged commit survives, nothing partial appears,
+    /// and the writer's pool reconnects by itself.
+    @Test func restartingTheServerMidTransactionKeepsEveryAcknowledgedCommit() throws {
+        let rounds = reliabilityRounds(100)
+        let configuration = PostgresTestServer.configuration()
+        let writer = try PostgresAdapter(configuration)
+        var durable = 0, interrupted = 0, inFlight = 0
+        for round in 0..<rounds {
+            let start = durable
+            let state = Mutex<(acknowledged: Int, failures: Int, stop: Bool)>((start, 0, false))
+            let finished = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                var generation = start + 1
+                while !state.withLock({ $0.stop }) {
+                    do {
+                        try write(generation, writer)
+                        state.withLock { $0.acknowledged = generation }
+                        generation += 1
+                    } catch {
+                        state.withLock { $0.failures += 1 }
+                        usleep(2_000)
+                    }
+                }
+                finished.signal()
+            }
+            thread.start()
+            usleep(UInt32.random(in: 5_000...60_000))
+            try restartServer()
+            usleep(UInt32.random(in: 0...20_000))
+            state.withLock { $0.stop = true }
+            finished.wait()
+            let (acknowledged, failures, _) = state.withLock { $0 }
+            if failures > 0 { interrupted += 1 }
+            let reader = try PostgresAdapter(configuration)
+            let generation = try checkWholeGeneration(reader, round: round)
+            reader.close()
+            #expect(generation == acknowledged || generation == acknowledged + 1, "round \(round): \(generation) after \(acknowledged)")
+            if generation > acknowledged { inFlight += 1 }
+            durable = generation
+        }
+        #expect(interrupted >= rounds / 2, "only \(interrupted) of \(rounds) restarts interrupted the writer")
+        reportReliability(
+            "PostgreSQL server: \(rounds) crash restarts (pg_ctl -m immediate), \(interrupted) of them interrupting a transaction, "
+                + "0 acknowledged commits lost, 0 partial, \(inFlight) commits on the server before their acknowledgement")
     }
 }

@@ -36,15 +36,15 @@ public var crashHelper: URL? {
     return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
 }
 
-/// Starts `CrashHelper <mode> <path>`, waits for its first committed round, lets it run
+/// Starts `CrashHelper <mode> <path> <extraArguments…>`, waits for its first committed round, lets it run
 /// for a random `0.5...maxMilliseconds` ms, kills it with SIGKILL, and returns the last
 /// generation it reported as committed and whether the kill (not an exit) ended it.
-public func killCrashHelper(_ helper: URL, mode: String, path: String, maxMilliseconds: UInt32 = 80) throws
-    -> (lastCommitted: Int, killed: Bool)
-{
+public func killCrashHelper(
+    _ helper: URL, mode: String, path: String, extraArguments: [String] = [], maxMilliseconds: UInt32 = 80
+) throws -> (lastCommitted: Int, killed: Bool) {
     let process = Process()
     process.executableURL = helper
-    process.arguments = [mode, path]
+    process.arguments = [mode, path] + extraArguments
     let output = Pipe()
     process.standardOutput = output
     try process.run()
