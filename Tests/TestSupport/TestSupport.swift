@@ -70,3 +70,51 @@ public func reliabilityRounds(_ ci: Int) -> Int {
 public func reportReliability(_ line: String) {
     print("reliability: \(line)")
 }
+
+/// One damaged version of a file, for corruption tests.
+public enum Damage: Sendable {
+    /// The file holds these bytes.
+    case bytes([UInt8])
+    /// A directory stands where the file was.
+    case directory
+
+    /// Puts this damage at `url` (replacing whatever is there).
+    public func place(at url: URL) throws {
+        try? FileManager.default.removeItem(at: url)
+        switch self {
+        case .bytes(let bytes): try Data(bytes).write(to: url)
+        case .directory: try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+        }
+    }
+}
+
+/// `count` damaged versions of `original`, in equal parts: random bit flips (1–8 bytes),
+/// truncations, zeroed blocks (512–8192 bytes), and appended garbage (1–4096 bytes); plus
+/// an empty file and a directory in its place. Each has a name for messages.
+public func damagedVariants(of original: [UInt8], count: Int) -> [(name: String, damage: Damage)] {
+    var random = SystemRandomNumberGenerator()
+    var variants: [(String, Damage)] = [("empty", .bytes([])), ("directory", .directory)]
+    while variants.count < count {
+        var bytes = original
+        let kind = variants.count % 4
+        switch kind {
+        case 0 where !bytes.isEmpty:
+            for _ in 0..<Int.random(in: 1...8, using: &random) {
+                bytes[Int.random(in: 0..<bytes.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random)
+            }
+            variants.append(("flips", .bytes(bytes)))
+        case 1 where !bytes.isEmpty:
+            let length = Int.random(in: 0..<bytes.count, using: &random)
+            variants.append(("cut at \(length)", .bytes(Array(bytes.prefix(length)))))
+        case 2 where !bytes.isEmpty:
+            let length = Int.random(in: 512...8192, using: &random)
+            let start = Int.random(in: 0..<bytes.count, using: &random)
+            for k in start..<min(bytes.count, start + length) { bytes[k] = 0 }
+            variants.append(("zeroed \(length) at \(start)", .bytes(bytes)))
+        default:
+            bytes += (0..<Int.random(in: 1...4096, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            variants.append(("garbage appended", .bytes(bytes)))
+        }
+    }
+    return variants
+}
