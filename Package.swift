@@ -70,8 +70,8 @@ let package = Package(
         .testTarget(name: "ModelValidationTests", dependencies: ["ModelValidation", "ArrayAdapter"]),
         .testTarget(name: "ModelQueryTests", dependencies: ["ModelQuery", "ModelEngine", "ArrayAdapter", "TestSupport"]),
         .testTarget(name: "ModelFormsTests", dependencies: ["ModelForms", "ArrayAdapter"]),
-        .testTarget(name: "ArrayAdapterTests", dependencies: ["ArrayAdapter", "AdapterConformance"]),
-        .target(name: "TestSupport", dependencies: ["ModelCore"], path: "Tests/TestSupport"),
+        .testTarget(name: "ArrayAdapterTests", dependencies: ["ArrayAdapter", "AdapterConformance", "TestSupport"]),
+        .target(name: "TestSupport", dependencies: ["ModelCore", "ModelQuery", "ModelSerialization"], path: "Tests/TestSupport"),
         .testTarget(
             name: "SQLiteAdapterTests",
             dependencies: [
