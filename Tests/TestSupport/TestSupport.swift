@@ -60,7 +60,7 @@ public func killCrashHelper(
 }
 
 /// How many rounds a reliability test runs: `ci` times `SWIFTMODEL_RELIABILITY_SCALE`
-/// (default 1; `Scripts/reliability.sh --long` sets 20).
+/// (default 1; `.ci/run --long` sets 20).
 public func reliabilityRounds(_ ci: Int) -> Int {
     let scale = ProcessInfo.processInfo.environment["SWIFTMODEL_RELIABILITY_SCALE"].flatMap(Int.init) ?? 1
     return ci * max(1, scale)

@@ -25,7 +25,9 @@ public struct FileAdapterOptions: Sendable {
     public var permissions: UInt16 = 0o600
     /// Whether a save waits for the data to reach the disk (`fsync` of the file and its
     /// directory) before returning. Default `true`; `false` trades durability across
-    /// power loss for speed (atomicity is kept either way).
+    /// power loss for speed: a process crash still leaves whole files, but a power cut
+    /// may lose recent saves or leave a file damaged, which loading reports as an
+    /// ``ArchiveError`` (see "Durability" in `Docs/FileAdapter.md`).
     public var synchronous: Bool = true
     /// Called on the autosave queue when an autosave fails (the changes stay pending and
     /// the next commit or ``FileAdapter/flush()`` retries).
