@@ -22,7 +22,7 @@ guard arguments.count == (arguments.count > 1 && arguments[1] == "postgres" ? 5 
 let mode = arguments[1], path = arguments[2]
 
 func fill(_ store: any PersistenceAdapter, generation: Int) throws {
-    let count = mode == "postgres" ? CrashSample.networkCount(generation) : CrashSample.expectedCount(generation)
+    let count = mode == "postgres" ? CrashSample.smallCount(generation) : CrashSample.expectedCount(generation)
     for position in 0..<count {
         let sample = CrashSample()
         sample.generation = generation

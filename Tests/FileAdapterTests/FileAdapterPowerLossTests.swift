@@ -1,23 +1,7 @@
+@testable import CrashHelper
 @testable import FileAdapter
 import Foundation
 import Testing
-
-/// What the power-loss tests save: each generation replaces every row.
-final class PowerRow: Model {
-    @Column var generation: Int = 0
-    @Column var position: Int = 0
-    @Column var padding: String = ""
-    init() {}
-
-    static func expectedCount(_ generation: Int) -> Int { 10 + (generation % 5) * 60 }
-}
-
-/// The second model of the per-model-files mode.
-final class PowerNote: Model {
-    @Column var generation: Int = 0
-    @Column var text: String = ""
-    init() {}
-}
 
 /// Simulated power cuts (``SimulatedDisk``) between any two file-system calls of a save.
 ///
@@ -42,29 +26,28 @@ final class PowerNote: Model {
     private func fill(_ generation: Int, _ store: FileAdapter) throws {
         try store.reset()
         try store.transaction {
-            for position in 0..<PowerRow.expectedCount(generation) {
-                let row = PowerRow()
+            for position in 0..<CrashSample.smallCount(generation) {
+                let row = CrashSample()
                 row.generation = generation
                 row.position = position
                 row.padding = String(repeating: "q", count: (position * 31 + generation) % 200)
                 try row.save(to: store)
             }
-            let note = PowerNote()
+            let note = CrashNote()
             note.generation = generation
-            note.text = "generation \(generation)"
             try note.save(to: store)
         }
     }
 
     /// The generation a loaded store holds (0 when empty); records an issue for a mix.
     private func generation(_ store: FileAdapter, round: Int) throws -> (rows: Int, note: Int) {
-        let rows = try PowerRow.query(in: store).order(by: \.position).all()
+        let rows = try CrashSample.query(in: store).order(by: \.position).all()
         let generation = rows.first?.generation ?? 0
         #expect(rows.allSatisfy { $0.generation == generation }, "round \(round): a mix of saves")
         if generation > 0 {
-            #expect(rows.count == PowerRow.expectedCount(generation), "round \(round): a partial save")
+            #expect(rows.count == CrashSample.smallCount(generation), "round \(round): a partial save")
         }
-        let notes = try PowerNote.all(in: store)
+        let notes = try CrashNote.all(in: store)
         #expect(notes.count <= 1, "round \(round): \(notes.count) notes")
         return (generation, notes.first?.generation ?? 0)
     }
@@ -79,10 +62,10 @@ final class PowerNote: Model {
         let storeURL = URL(fileURLWithPath: "/disk/power.archive")
         let rowsURL = URL(fileURLWithPath: "/disk/rows.archive"), notesURL = URL(fileURLWithPath: "/disk/notes.archive")
         func open() throws -> FileAdapter {
-            guard setting.perModelFiles else { return try FileAdapter(file: storeURL, models: [PowerRow.self], options: options) }
+            guard setting.perModelFiles else { return try FileAdapter(file: storeURL, models: [CrashSample.self], options: options) }
             let store = FileAdapter(options: options)
-            try store.load(PowerRow.self, from: rowsURL)
-            try store.load(PowerNote.self, from: notesURL)
+            try store.load(CrashSample.self, from: rowsURL)
+            try store.load(CrashNote.self, from: notesURL)
             return store
         }
         var durable = 0, lostSaves = 0, damaged = 0, untyped = 0
@@ -94,8 +77,8 @@ final class PowerNote: Model {
                 for generation in (durable + 1)...(durable + 8) {
                     try fill(generation, store)
                     if setting.perModelFiles {
-                        try store.save(PowerRow.self, to: rowsURL)
-                        try store.save(PowerNote.self, to: notesURL)
+                        try store.save(CrashSample.self, to: rowsURL)
+                        try store.save(CrashNote.self, to: notesURL)
                     } else {
                         try store.save()
                     }

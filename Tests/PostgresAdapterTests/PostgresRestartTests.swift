@@ -59,7 +59,7 @@ struct PostgresRestartTests {
         try store.transaction {
             _ = try CrashSample.query(in: store).deleteAll()
             _ = try CrashNote.query(in: store).deleteAll()
-            for position in 0..<CrashSample.networkCount(generation) {
+            for position in 0..<CrashSample.smallCount(generation) {
                 let sample = CrashSample()
                 sample.generation = generation
                 sample.position = position

@@ -1,17 +1,8 @@
+@testable import CrashHelper
 import Foundation
 import PowerCutVFS
 import SQLiteAdapter
 import Testing
-
-/// What the power-loss tests write: each generation replaces every row.
-final class PowerSample: Model {
-    @Column var generation: Int = 0
-    @Column var position: Int = 0
-    @Column var padding: String = ""
-    init() {}
-
-    static func expectedCount(_ generation: Int) -> Int { 20 + (generation % 5) * 40 }
-}
 
 /// Simulated power cuts (``PowerCutVFS``): at a random write or sync, the writes not yet
 /// synced are kept, lost or torn, and the process dies with the machine. Reopening must
@@ -33,9 +24,9 @@ final class PowerSample: Model {
     /// One generation in one transaction.
     private func write(_ generation: Int, to store: SQLiteAdapter) throws {
         try store.transaction {
-            _ = try PowerSample.query(in: store).deleteAll()
-            for position in 0..<PowerSample.expectedCount(generation) {
-                let sample = PowerSample()
+            _ = try CrashSample.query(in: store).deleteAll()
+            for position in 0..<CrashSample.smallCount(generation) {
+                let sample = CrashSample()
                 sample.generation = generation
                 sample.position = position
                 sample.padding = String(repeating: "p", count: (position * 37 + generation) % 300)
@@ -83,11 +74,11 @@ final class PowerSample: Model {
 
                 let store = try SQLiteAdapter(path: path, configuration: configuration)
                 #expect(try store.rows("PRAGMA integrity_check").first?[0] == "ok", "round \(round): corrupt")
-                let samples = try PowerSample.query(in: store).order(by: \.position).all()
+                let samples = try CrashSample.query(in: store).order(by: \.position).all()
                 let generation = samples.first?.generation ?? 0
                 #expect(samples.allSatisfy { $0.generation == generation }, "round \(round): a mix of transactions")
                 if generation > 0 {
-                    #expect(samples.count == PowerSample.expectedCount(generation), "round \(round): a partial transaction")
+                    #expect(samples.count == CrashSample.smallCount(generation), "round \(round): a partial transaction")
                 }
                 #expect(generation <= acknowledged + 1, "round \(round): \(generation) after \(acknowledged)")
                 #expect(generation >= durable, "round \(round): older than the last durable state \(durable)")

@@ -118,3 +118,34 @@ public func damagedVariants(of original: [UInt8], count: Int) -> [(name: String,
     }
     return variants
 }
+
+/// Runs `rounds` rounds of ``killCrashHelper(_:mode:path:extraArguments:maxMilliseconds:)``;
+/// after each kill, `check` gets the round and the last generation the helper's side log
+/// (`<path>.acknowledged`) acknowledged, and returns the generation it found. Returns the
+/// kills, and how many rounds found the commit after the acknowledged one (on disk before
+/// its acknowledgement).
+public func runKillRounds(
+    _ helper: URL, mode: String, path: String, extraArguments: [String] = [], rounds: Int,
+    check: (_ round: Int, _ acknowledged: Int) throws -> Int
+) throws -> (kills: Int, inFlight: Int) {
+    var kills = 0, inFlight = 0
+    for round in 0..<rounds {
+        let killed = try killCrashHelper(helper, mode: mode, path: path, extraArguments: extraArguments).killed
+        if killed { kills += 1 }
+        let log = (try? String(contentsOfFile: path + ".acknowledged", encoding: .utf8)) ?? ""
+        let acknowledged = log.split(separator: "\n").compactMap { Int($0) }.last ?? 0
+        let found = try check(round, acknowledged)
+        guard found == acknowledged || found == acknowledged + 1 else {
+            throw KillRoundFailure(message: "round \(round) of \(mode): generation \(found) after \(acknowledged) acknowledged")
+        }
+        if found > acknowledged { inFlight += 1 }
+    }
+    guard kills == rounds else { throw KillRoundFailure(message: "\(mode): the helper exited by itself \(rounds - kills) times") }
+    return (kills, inFlight)
+}
+
+/// A kill round that found an older or newer generation than allowed.
+public struct KillRoundFailure: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
