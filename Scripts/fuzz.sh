@@ -41,7 +41,7 @@ bin=$(swift build -c release --sanitize=fuzzer --sanitize=address --scratch-path
 run() {
   local target=$1
   local corpus="$scratch/corpus/$target" findings="$scratch/findings/$target"
-  mkdir -p "$corpus" "$findings"
+  mkdir -p "$corpus" "$findings" "Tests/Fuzz/Regressions/$target"
   # -rss_limit_mb: a runaway allocation is a finding; -timeout: so is an input taking 10 s.
   if "$bin/$target" "$corpus" "Tests/Fuzz/Corpus/$target" "Tests/Fuzz/Regressions/$target" \
       -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
