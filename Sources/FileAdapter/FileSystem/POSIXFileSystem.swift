@@ -74,6 +74,11 @@ package struct POSIXFileSystem: FileSystem {
     }
 
     package func sync(_ handle: Int32) throws(FileSystemError) {
+        #if canImport(Darwin)
+        // Apple's fsync leaves the data in the drive's cache; F_FULLFSYNC flushes it
+        // (some file systems refuse it: fsync is then the best there is).
+        if fcntl(handle, F_FULLFSYNC) == 0 { return }
+        #endif
         guard fsync(handle) == 0 else { throw Self.failure() }
     }
 
