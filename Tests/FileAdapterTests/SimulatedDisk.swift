@@ -1,6 +1,5 @@
 import FileAdapter
 import Foundation
-import Synchronization
 
 /// An in-memory disk for power-loss tests, behind FileAdapter's ``FileSystem`` seam.
 ///
@@ -50,10 +49,10 @@ final class SimulatedDisk: FileSystem, Sendable {
         var lostDirectoryChanges = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(seed: UInt64) {
-        state = Mutex(State(random: seed | 1))
+        state = Locked(State(random: seed | 1))
     }
 
     /// Cuts the power after `operations` more writing calls (creating, writing, syncing,
@@ -61,9 +60,6 @@ final class SimulatedDisk: FileSystem, Sendable {
     func arm(_ operations: Int) {
         state.withLock { $0.remaining = operations }
     }
-
-    /// Whether the power is off.
-    var isOff: Bool { state.withLock { $0.isOff } }
 
     var statistics: Statistics { state.withLock { $0.statistics } }
 
@@ -121,9 +117,6 @@ final class SimulatedDisk: FileSystem, Sendable {
             state.durableNames[path] = nil
         }
     }
-
-    /// Names that exist now.
-    var paths: [String] { state.withLock { $0.names.keys.sorted() } }
 
     // MARK: FileSystem
 

@@ -2,7 +2,6 @@
 import Foundation
 import PostgresAdapter
 import TestSupport
-import Synchronization
 import Testing
 
 /// Restarts the real server (`pg_ctl restart -m immediate`, a crash and recovery) under an
@@ -81,7 +80,7 @@ struct PostgresRestartTests {
         var durable = 0, interrupted = 0, inFlight = 0
         for round in 0..<rounds {
             let start = durable
-            let state = Mutex<(acknowledged: Int, failures: Int, stop: Bool)>((start, 0, false))
+            let state = Locked<(acknowledged: Int, failures: Int, stop: Bool)>((start, 0, false))
             let finished = DispatchSemaphore(value: 0)
             let thread = Thread {
                 var generation = start + 1

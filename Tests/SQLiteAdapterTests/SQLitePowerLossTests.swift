@@ -98,4 +98,16 @@ import Testing
                     + "0 corrupt, 0 partial, \(lostCommits) acknowledged commits lost in \(lostRounds) cuts")
         }
     }
+
+    /// `SQLiteConfiguration.vfs` names the VFS; an unknown name is a typed error naming it.
+    @Test func anUnknownVFSIsATypedError() throws {
+        try withTemporaryDirectory { directory in
+            var configuration = SQLiteConfiguration()
+            configuration.vfs = "no-such-vfs"
+            let path = directory.appendingPathComponent("never.sqlite").path
+            let error = try #require(throws: SQLiteError.self) { try SQLiteAdapter(path: path, configuration: configuration) }
+            #expect(error.message.contains("no-such-vfs"), "\(error)")
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+    }
 }

@@ -2,7 +2,6 @@ import Foundation
 import ModelCore
 import ModelQuery
 import ModelSerialization
-import Synchronization
 
 /// An account for the transfer soak.
 public final class SoakAccount: Model {
@@ -49,7 +48,7 @@ public func runTransferSoak(
     }
     let accountIDs = ids
     struct Abort: Error {}
-    let report = Mutex(SoakReport())
+    let report = Locked(SoakReport())
     @Sendable func note(_ change: (inout SoakReport) -> Void) { report.withLock { change(&$0) } }
     DispatchQueue.concurrentPerform(iterations: threads) { thread in
         for operation in 0..<operationsPerThread {

@@ -1,6 +1,5 @@
 import Foundation
 import SQLiteAdapter
-import Synchronization
 
 /// The SQLite row decoder on rows another program could have written: each column gets
 /// NULL, an integer, a real, text (any bytes, valid UTF-8 or not) or a blob. Reading the
@@ -50,7 +49,7 @@ public func fuzzSQLiteRows(_ bytes: UnsafeRawBufferPointer) {
 }
 
 /// One in-memory database for every input, with the table created.
-let sqliteFuzzStore = Mutex<SQLiteAdapter?>({
+let sqliteFuzzStore = Locked<SQLiteAdapter?>({
     guard let store = try? SQLiteAdapter() else { return nil }
     try? FuzzGadget().save(to: store)  // creates the table
     return store
