@@ -1,5 +1,5 @@
 import Foundation
-import ModelCore
+import SQLiteAdapter
 
 /// What the helper saves; the crash test reads it back through the same type.
 final class CrashSample: Model {
@@ -13,6 +13,27 @@ final class CrashSample: Model {
     /// Fewer rows of `generation`: over the network (PostgreSQL, a round trip per row) and
     /// for the power-cut rounds.
     static func smallCount(_ generation: Int) -> Int { 20 + (generation % 7) * 60 }
+}
+
+extension CrashSample {
+    /// Replaces what `store` holds with generation `generation`, in one transaction:
+    /// `count` samples and one note.
+    static func replaceGeneration(_ generation: Int, count: Int, in store: any PersistenceAdapter) throws {
+        try store.transaction {
+            _ = try CrashSample.query(in: store).deleteAll()
+            _ = try CrashNote.query(in: store).deleteAll()
+            for position in 0..<count {
+                let sample = CrashSample()
+                sample.generation = generation
+                sample.position = position
+                sample.padding = String(repeating: "x", count: (position * 31 + generation) % 97)
+                try sample.save(to: store)
+            }
+            let note = CrashNote()
+            note.generation = generation
+            try note.save(to: store)
+        }
+    }
 }
 
 /// One row per generation, in a second table (a second file in per-model mode).

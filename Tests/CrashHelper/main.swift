@@ -21,18 +21,9 @@ guard arguments.count == (arguments.count > 1 && arguments[1] == "postgres" ? 5 
 }
 let mode = arguments[1], path = arguments[2]
 
-func fill(_ store: any PersistenceAdapter, generation: Int) throws {
+func replace(_ store: any PersistenceAdapter, generation: Int) throws {
     let count = mode == "postgres" ? CrashSample.smallCount(generation) : CrashSample.expectedCount(generation)
-    for position in 0..<count {
-        let sample = CrashSample()
-        sample.generation = generation
-        sample.position = position
-        sample.padding = String(repeating: "x", count: position % 97)
-        try sample.save(to: store)
-    }
-    let note = CrashNote()
-    note.generation = generation
-    try note.save(to: store)
+    try CrashSample.replaceGeneration(generation, count: count, in: store)
 }
 
 func stored(_ store: any PersistenceAdapter) throws -> Int {
@@ -56,8 +47,7 @@ do {
         }
         var generation = try stored(store) + 1
         while true {
-            try store.reset()
-            try store.transaction { try fill(store, generation: generation) }
+            try replace(store, generation: generation)
             if perModel {
                 try store.save(CrashSample.self)
                 try store.save(CrashNote.self)
@@ -80,11 +70,7 @@ do {
         }
         var generation = try stored(store) + 1
         while true {
-            try store.transaction {
-                _ = try CrashSample.query(in: store).deleteAll()
-                _ = try CrashNote.query(in: store).deleteAll()
-                try fill(store, generation: generation)
-            }
+            try replace(store, generation: generation)
             try log.acknowledge(generation)
             generation += 1
         }

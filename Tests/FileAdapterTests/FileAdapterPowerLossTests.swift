@@ -23,22 +23,6 @@ import Testing
         [true, false].map { Setting(synchronous: $0, perModelFiles: files) }
     }
 
-    private func fill(_ generation: Int, _ store: FileAdapter) throws {
-        try store.reset()
-        try store.transaction {
-            for position in 0..<CrashSample.smallCount(generation) {
-                let row = CrashSample()
-                row.generation = generation
-                row.position = position
-                row.padding = String(repeating: "q", count: (position * 31 + generation) % 200)
-                try row.save(to: store)
-            }
-            let note = CrashNote()
-            note.generation = generation
-            try note.save(to: store)
-        }
-    }
-
     /// The generation a loaded store holds (0 when empty); records an issue for a mix.
     private func generation(_ store: FileAdapter, round: Int) throws -> (rows: Int, note: Int) {
         let rows = try CrashSample.query(in: store).order(by: \.position).all()
@@ -75,7 +59,7 @@ import Testing
             do {
                 let store = try open()
                 for generation in (durable + 1)...(durable + 8) {
-                    try fill(generation, store)
+                    try CrashSample.replaceGeneration(generation, count: CrashSample.smallCount(generation), in: store)
                     if setting.perModelFiles {
                         try store.save(CrashSample.self, to: rowsURL)
                         try store.save(CrashNote.self, to: notesURL)

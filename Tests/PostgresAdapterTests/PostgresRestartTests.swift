@@ -53,23 +53,6 @@ struct PostgresRestartTests {
         #expect(try PgAccount.query().using(store).pluck(\.owner).sorted() == ["before", "next"])
     }
 
-    /// One generation of crash samples in one transaction.
-    private func write(_ generation: Int, _ store: PostgresAdapter) throws {
-        try store.transaction {
-            _ = try CrashSample.query(in: store).deleteAll()
-            _ = try CrashNote.query(in: store).deleteAll()
-            for position in 0..<CrashSample.smallCount(generation) {
-                let sample = CrashSample()
-                sample.generation = generation
-                sample.position = position
-                try sample.save(to: store)
-            }
-            let note = CrashNote()
-            note.generation = generation
-            try note.save(to: store)
-        }
-    }
-
     /// A writer commits generation after generation while the server crashes and restarts
     /// under it, 100 times: every acknowledged commit survives, nothing partial appears,
     /// and the writer's pool reconnects by itself.
@@ -86,7 +69,7 @@ struct PostgresRestartTests {
                 var generation = start + 1
                 while !state.withLock({ $0.stop }) {
                     do {
-                        try write(generation, writer)
+                        try CrashSample.replaceGeneration(generation, count: CrashSample.smallCount(generation), in: writer)
                         state.withLock { $0.acknowledged = generation }
                         generation += 1
                     } catch {

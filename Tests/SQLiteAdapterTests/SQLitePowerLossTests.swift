@@ -21,20 +21,6 @@ import Testing
         Setting(journalMode: .delete, synchronous: .full), Setting(journalMode: .delete, synchronous: .normal),
     ]
 
-    /// One generation in one transaction.
-    private func write(_ generation: Int, to store: SQLiteAdapter) throws {
-        try store.transaction {
-            _ = try CrashSample.query(in: store).deleteAll()
-            for position in 0..<CrashSample.smallCount(generation) {
-                let sample = CrashSample()
-                sample.generation = generation
-                sample.position = position
-                sample.padding = String(repeating: "p", count: (position * 37 + generation) % 300)
-                try sample.save(to: store)
-            }
-        }
-    }
-
     @Test(arguments: settings) func powerCutsKeepWhatTheSettingPromises(_ setting: Setting) throws {
         let cuts = reliabilityRounds(100)
         let name = "powercut-\(setting.testDescription)-\(UUID().uuidString)"
@@ -59,7 +45,7 @@ import Testing
                     defer { try? store.close() }
                     if setting.journalMode == .wal { try store.execute("PRAGMA wal_autocheckpoint = 8") }
                     for generation in (durable + 1)...(durable + 60) {
-                        try write(generation, to: store)
+                        try CrashSample.replaceGeneration(generation, count: CrashSample.smallCount(generation), in: store)
                         acknowledged = generation
                     }
                 } catch is SQLiteError {
