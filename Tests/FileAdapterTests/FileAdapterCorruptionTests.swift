@@ -99,7 +99,7 @@ import Testing
             import plistlib, sys
             U = plistlib.UID
             kind = sys.argv[1]
-            value = U(9) if kind == 'cycle' else U(10)
+            value = {'cycle': U(9), 'class': U(10), 'string': U(14)}[kind]
             objs = ['$null',
               {'$class': U(2), 'format': 1, 'tables': U(3)},
               {'$classname': 'SwiftModelArchive', '$classes': ['SwiftModelArchive', 'NSObject']},
@@ -113,7 +113,9 @@ import Testing
               {'$class': U(13)},
               'jot',
               {'$classname': 'Jot', '$classes': ['Jot', 'NSObject']},
-              {'$classname': 'NSWindow', '$classes': ['NSWindow', 'NSObject']}]
+              {'$classname': 'NSWindow', '$classes': ['NSWindow', 'NSObject']},
+              {'$class': U(15), 'NS.string': U(14)},
+              {'$classname': 'NSString', '$classes': ['NSString', 'NSObject']}]
             top = {'$archiver': 'NSKeyedArchiver', '$version': 100000, '$top': {'root': U(1)}, '$objects': objs}
             open(sys.argv[2], 'wb').write(plistlib.dumps(top, fmt=plistlib.FMT_BINARY))
             """#
@@ -124,6 +126,10 @@ import Testing
             _ = try python(craft, ["class", url.path])
             let unknown = #expect(throws: ArchiveError.self) { try store.load() }
             #expect(unknown?.kind == .unsupported && unknown?.message.contains("NSWindow") == true)
+            // Found by FuzzArchiveReader: a string whose NS.string is itself overflowed the stack.
+            _ = try python(craft, ["string", url.path])
+            let selfString = #expect(throws: ArchiveError.self) { try store.load() }
+            #expect(selfString?.kind == .corrupt && selfString?.message.contains("deeper") == true)
         }
     }
 
@@ -146,6 +152,48 @@ import Testing
             let error = #expect(throws: ArchiveError.self) { try NumberedJot.deserialize(from: url, in: strict) }
             #expect(error?.kind == .invalidValue && error?.column == "title" && error?.table == "jots")
             #expect(error?.description.contains("not a number") == true)
+        }
+    }
+
+    /// Found by `FuzzArchiveReader`: an `NSDate` whose time is NaN loaded, and the store
+    /// then refused the row with a `CastError`. Values no adapter stores are refused on
+    /// load as on save, as ``ArchiveError/Kind/invalidValue`` naming the column.
+    @Test(arguments: ["nan", "inf", "-inf", "1e300", "-1e300"])
+    func unstorableDatesAreInvalidValues(time: String) throws {
+        let craft = #"""
+            import plistlib, sys
+            U = plistlib.UID
+            objs = ['$null',
+              {'$class': U(2), 'format': 1, 'tables': U(3)},
+              {'$classname': 'SwiftModelArchive', '$classes': ['SwiftModelArchive', 'NSObject']},
+              {'$class': U(5), 'NS.objects': [U(4)]},
+              {'$class': U(6), 'name': U(9), 'records': U(7)},
+              {'$classname': 'NSArray', '$classes': ['NSArray', 'NSObject']},
+              {'$classname': 'SwiftModelTable', '$classes': ['SwiftModelTable', 'NSObject']},
+              {'$class': U(5), 'NS.objects': [U(8)]},
+              {'$class': U(10), 'id': 1, 'title': U(9), 'created_at': U(11)},
+              'jots',
+              {'$classname': 'Jot', '$classes': ['Jot', 'NSObject']},
+              {'$class': U(12), 'NS.time': float(sys.argv[1])},
+              {'$classname': 'NSDate', '$classes': ['NSDate', 'NSObject']}]
+            top = {'$archiver': 'NSKeyedArchiver', '$version': 100000, '$top': {'root': U(1)}, '$objects': objs}
+            open(sys.argv[2], 'wb').write(plistlib.dumps(top, fmt=plistlib.FMT_BINARY))
+            """#
+        try withStoreFile { (store: FileAdapter, url: URL) throws in
+            _ = try python(craft, [time, url.path])
+            // Per model: the load itself fails and the store keeps what it had.
+            let perModel = FileAdapter(options: explicitSaves)
+            let kept = Jot()
+            kept.title = "kept"
+            try kept.save(to: perModel)
+            let error = #expect(throws: ArchiveError.self) { try perModel.load(Jot.self, from: url) }
+            #expect(error?.kind == .invalidValue && error?.table == "jots" && error?.column == "created_at")
+            #expect(error?.message.contains("dateRange") == true, "\(String(describing: error))")
+            #expect(try Jot.query(in: perModel).all().map(\.title) == ["kept"])
+            // Store file: a table is converted when its model is first used, and fails then.
+            try store.load()
+            let deferred = #expect(throws: ArchiveError.self) { try Jot.query(in: store).count() }
+            #expect(deferred?.kind == .invalidValue && deferred?.column == "created_at" && deferred?.path == url.path)
         }
     }
 

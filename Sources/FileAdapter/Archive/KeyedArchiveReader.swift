@@ -81,10 +81,11 @@ final class KeyedArchiveReader {
         return nil
     }
 
-    /// Decodes the value stored for `key` (`nil` when absent).
-    func decode(forKey key: String, in object: KeyedObject) throws(PlistError) -> ModelValue? {
+    /// Decodes the value stored for `key` (`nil` when absent). `depth` is the nesting of
+    /// `object` itself, so a value that refers back to its own object is an error.
+    func decode(forKey key: String, in object: KeyedObject, depth: Int = 0) throws(PlistError) -> ModelValue? {
         guard let ref = try reference(forKey: key, in: object) else { return nil }
-        return try value(at: ref, depth: 0)
+        return try value(at: ref, depth: depth)
     }
 
     /// The UIDs of an `NSArray` (or set) object's elements.
@@ -125,13 +126,13 @@ final class KeyedArchiveReader {
         let keyed = try keyedObject(uid)
         switch keyed.className {
         case "NSDate":
-            switch try decode(forKey: "NS.time", in: keyed) {
+            switch try decode(forKey: "NS.time", in: keyed, depth: depth + 1) {
             case .double(let time): return .date(Date(timeIntervalSinceReferenceDate: time))
             case .int(let time): return .date(Date(timeIntervalSinceReferenceDate: Double(time)))
             default: throw .malformed("an NSDate without NS.time")
             }
         case "NSUUID":
-            guard case .data(let bytes)? = try decode(forKey: "NS.uuidbytes", in: keyed), bytes.count == 16 else {
+            guard case .data(let bytes)? = try decode(forKey: "NS.uuidbytes", in: keyed, depth: depth + 1), bytes.count == 16 else {
                 throw .malformed("an NSUUID without 16 NS.uuidbytes")
             }
             var uuid = UUID().uuid
@@ -140,11 +141,11 @@ final class KeyedArchiveReader {
         case "NSNull":
             return .null
         case "NSString", "NSMutableString":
-            if case .string(let s)? = try decode(forKey: "NS.string", in: keyed) { return .string(s) }
-            if case .data(let d)? = try decode(forKey: "NS.bytes", in: keyed) { return .string(String(decoding: d, as: UTF8.self)) }
+            if case .string(let s)? = try decode(forKey: "NS.string", in: keyed, depth: depth + 1) { return .string(s) }
+            if case .data(let d)? = try decode(forKey: "NS.bytes", in: keyed, depth: depth + 1) { return .string(String(decoding: d, as: UTF8.self)) }
             throw .malformed("an NSString without NS.string")
         case "NSData", "NSMutableData":
-            guard case .data(let d)? = try decode(forKey: "NS.data", in: keyed) else { throw .malformed("an NSData without NS.data") }
+            guard case .data(let d)? = try decode(forKey: "NS.data", in: keyed, depth: depth + 1) else { throw .malformed("an NSData without NS.data") }
             return .data(d)
         case let name where Self.arrayClasses.contains(name):
             var elements: [ModelValue] = []

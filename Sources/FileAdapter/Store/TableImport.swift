@@ -62,6 +62,10 @@ enum TableImport {
                         .invalidValue, column: column.name,
                         "record \(index)\(describeID(record, sources)): \(stored.debugDescription) is out of range for the property's type")
                 }
+                // NaN and dates outside ModelValue.dateRange are refused on load as on save.
+                if let reason = value.unstorableReason {
+                    throw failure(.invalidValue, column: column.name, "record \(index)\(describeID(record, sources)): \(reason)")
+                }
                 row.append(value)
             }
             guard !row[0].isNull else { throw failure(.invalidValue, column: schema.idColumn.name, "record \(index) has a nil id") }
