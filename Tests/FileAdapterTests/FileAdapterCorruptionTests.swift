@@ -155,45 +155,76 @@ import Testing
         }
     }
 
+    /// Writes a keyed archive holding one `jots` table, as another tool could write it.
+    /// `records` is a Python list of record dictionaries, in which `text(s)` is an
+    /// `NSString` and `date(t)` an `NSDate` of `float(t)` seconds.
+    private func craftJots(_ records: String, at url: URL) throws {
+        let craft = #"""
+            import plistlib, sys
+            U = plistlib.UID
+            objs = ['$null']
+            def add(o):
+                objs.append(o)
+                return U(len(objs) - 1)
+            def cls(name): return add({'$classname': name, '$classes': [name, 'NSObject']})
+            def text(s): return add(s)
+            def date(t): return add({'$class': cls('NSDate'), 'NS.time': float(t)})
+            array, jot = cls('NSArray'), cls('Jot')
+            records = [add(dict({'$class': jot}, **r)) for r in eval(sys.argv[1])]
+            table = add({'$class': cls('SwiftModelTable'), 'name': text('jots'),
+                         'records': add({'$class': array, 'NS.objects': records})})
+            root = add({'$class': cls('SwiftModelArchive'), 'format': 1,
+                        'tables': add({'$class': array, 'NS.objects': [table]})})
+            top = {'$archiver': 'NSKeyedArchiver', '$version': 100000, '$top': {'root': root}, '$objects': objs}
+            open(sys.argv[2], 'wb').write(plistlib.dumps(top, fmt=plistlib.FMT_BINARY))
+            """#
+        _ = try python(craft, [records, url.path])
+    }
+
+    /// Loads `url` per model into a store holding one jot: the load must fail and leave
+    /// that jot alone. Returns the error.
+    private func perModelLoadFailure(_ url: URL) throws -> ArchiveError? {
+        let store = FileAdapter(options: explicitSaves)
+        let kept = Jot()
+        kept.title = "kept"
+        try kept.save(to: store)
+        let error = #expect(throws: ArchiveError.self) { try store.load(Jot.self, from: url) }
+        #expect(try Jot.query(in: store).all().map(\.title) == ["kept"])
+        return error
+    }
+
     /// Found by `FuzzArchiveReader`: an `NSDate` whose time is NaN loaded, and the store
     /// then refused the row with a `CastError`. Values no adapter stores are refused on
     /// load as on save, as ``ArchiveError/Kind/invalidValue`` naming the column.
     @Test(arguments: ["nan", "inf", "-inf", "1e300", "-1e300"])
     func unstorableDatesAreInvalidValues(time: String) throws {
-        let craft = #"""
-            import plistlib, sys
-            U = plistlib.UID
-            objs = ['$null',
-              {'$class': U(2), 'format': 1, 'tables': U(3)},
-              {'$classname': 'SwiftModelArchive', '$classes': ['SwiftModelArchive', 'NSObject']},
-              {'$class': U(5), 'NS.objects': [U(4)]},
-              {'$class': U(6), 'name': U(9), 'records': U(7)},
-              {'$classname': 'NSArray', '$classes': ['NSArray', 'NSObject']},
-              {'$classname': 'SwiftModelTable', '$classes': ['SwiftModelTable', 'NSObject']},
-              {'$class': U(5), 'NS.objects': [U(8)]},
-              {'$class': U(10), 'id': 1, 'title': U(9), 'created_at': U(11)},
-              'jots',
-              {'$classname': 'Jot', '$classes': ['Jot', 'NSObject']},
-              {'$class': U(12), 'NS.time': float(sys.argv[1])},
-              {'$classname': 'NSDate', '$classes': ['NSDate', 'NSObject']}]
-            top = {'$archiver': 'NSKeyedArchiver', '$version': 100000, '$top': {'root': U(1)}, '$objects': objs}
-            open(sys.argv[2], 'wb').write(plistlib.dumps(top, fmt=plistlib.FMT_BINARY))
-            """#
         try withStoreFile { (store: FileAdapter, url: URL) throws in
-            _ = try python(craft, [time, url.path])
-            // Per model: the load itself fails and the store keeps what it had.
-            let perModel = FileAdapter(options: explicitSaves)
-            let kept = Jot()
-            kept.title = "kept"
-            try kept.save(to: perModel)
-            let error = #expect(throws: ArchiveError.self) { try perModel.load(Jot.self, from: url) }
+            try craftJots("[{'id': 1, 'title': text('x'), 'created_at': date('\(time)')}]", at: url)
+            let error = try perModelLoadFailure(url)
             #expect(error?.kind == .invalidValue && error?.table == "jots" && error?.column == "created_at")
             #expect(error?.message.contains("dateRange") == true, "\(String(describing: error))")
-            #expect(try Jot.query(in: perModel).all().map(\.title) == ["kept"])
             // Store file: a table is converted when its model is first used, and fails then.
             try store.load()
             let deferred = #expect(throws: ArchiveError.self) { try Jot.query(in: store).count() }
             #expect(deferred?.kind == .invalidValue && deferred?.column == "created_at" && deferred?.path == url.path)
+        }
+    }
+
+    /// Found by `FuzzArchiveReader`: a file repeating an id (a damaged one, or another
+    /// tool's) reached the store, which refused it with a `StoreError`. It is an
+    /// ``ArchiveError`` `.invalidValue` naming the id column, and nothing changes.
+    @Test func repeatedIDsAreInvalidValues() throws {
+        try withStoreFile { (_: FileAdapter, url: URL) throws in
+            try craftJots("[{'id': 7, 'title': text('first')}, {'id': 7, 'title': text('again')}]", at: url)
+            let error = try perModelLoadFailure(url)
+            #expect(error?.kind == .invalidValue && error?.table == "jots" && error?.column == "id")
+            #expect(error?.message.contains("record 1: id 7 is used by an earlier record") == true, "\(String(describing: error))")
+            // Store file, model registered up front: opening it fails.
+            let registered = #expect(throws: ArchiveError.self) {
+                let opened = try FileAdapter(file: url, models: [Jot.self], options: explicitSaves)
+                _ = try Jot.query(in: opened).count()
+            }
+            #expect(registered?.kind == .invalidValue && registered?.column == "id" && registered?.path == url.path)
         }
     }
 

@@ -36,6 +36,7 @@ enum TableImport {
         let sources = schema.columns.map { column in table.columns.firstIndex(of: column.name) }
         var rows: [[ModelValue]] = []
         rows.reserveCapacity(table.records.count)
+        var ids = Set<ModelValue>(minimumCapacity: table.records.count)
         for (index, record) in table.records.enumerated() {
             let absent = table.absent[index] ?? []
             var row: [ModelValue] = []
@@ -69,6 +70,10 @@ enum TableImport {
                 row.append(value)
             }
             guard !row[0].isNull else { throw failure(.invalidValue, column: schema.idColumn.name, "record \(index) has a nil id") }
+            // Another tool's file (or a damaged one) may repeat an id: the file is refused.
+            guard ids.insert(row[0]).inserted else {
+                throw failure(.invalidValue, column: schema.idColumn.name, "record \(index): id \(row[0]) is used by an earlier record")
+            }
             rows.append(row)
         }
         return rows
