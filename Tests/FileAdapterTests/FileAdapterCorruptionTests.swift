@@ -218,7 +218,7 @@ import Testing
             try craftJots("[{'id': 7, 'title': text('first')}, {'id': 7, 'title': text('again')}]", at: url)
             let error = try perModelLoadFailure(url)
             #expect(error?.kind == .invalidValue && error?.table == "jots" && error?.column == "id")
-            #expect(error?.message.contains("record 1: id 7 is used by an earlier record") == true, "\(String(describing: error))")
+            #expect(error?.message.contains("two records share the id 7") == true, "\(String(describing: error))")
             // Store file, model registered up front: opening it fails.
             let registered = #expect(throws: ArchiveError.self) {
                 let opened = try FileAdapter(file: url, models: [Jot.self], options: explicitSaves)

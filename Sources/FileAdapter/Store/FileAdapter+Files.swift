@@ -29,7 +29,7 @@ extension FileAdapter {
                     pending[name] = table
                 }
             }
-            try memory.replaceContents(replacements, clearingOthers: true)
+            try install(replacements, clearingOthers: true, from: file.path)
             unclaimed = pending
             pendingTables.store(pending.count, ordering: .releasing)
             dirtyTables.removeAll()
@@ -85,7 +85,7 @@ extension FileAdapter {
                 rows = try TableImport.rows(from: table, for: registration, path: file.path)
                 nextID = table.nextID ?? 1
             }
-            try memory.replaceContents([(schema, rows, nextID)], clearingOthers: false)
+            try install([(schema, rows, nextID)], clearingOthers: false, from: file.path)
             if unclaimed.removeValue(forKey: schema.tableName) != nil {
                 pendingTables.store(unclaimed.count, ordering: .releasing)
             }

@@ -130,8 +130,9 @@ public final class FileAdapter: PersistenceAdapter, @unchecked Sendable {
         guard let archived = unclaimed[schema.tableName] else { return }
         let registration = registrations[schema.tableName].flatMap { $0.schema === schema ? $0 : nil }
             ?? ArchiveRegistration(schema: schema, version: version(of: schema.tableName))
-        let rows = try TableImport.rows(from: archived, for: registration, path: file?.path ?? "")
-        try memory.replaceContents([(schema, rows, archived.nextID ?? 1)], clearingOthers: false)
+        let path = file?.path ?? ""
+        let rows = try TableImport.rows(from: archived, for: registration, path: path)
+        try install([(schema, rows, archived.nextID ?? 1)], clearingOthers: false, from: path)
         unclaimed[schema.tableName] = nil
         pendingTables.store(unclaimed.count, ordering: .releasing)
     }

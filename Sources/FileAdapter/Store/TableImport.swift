@@ -1,3 +1,5 @@
+import ArrayAdapter
+
 /// A model's archive settings: its schema version and the steps that bring older records
 /// up to it.
 struct ArchiveRegistration: Sendable {
@@ -36,7 +38,6 @@ enum TableImport {
         let sources = schema.columns.map { column in table.columns.firstIndex(of: column.name) }
         var rows: [[ModelValue]] = []
         rows.reserveCapacity(table.records.count)
-        var ids = Set<ModelValue>(minimumCapacity: table.records.count)
         for (index, record) in table.records.enumerated() {
             let absent = table.absent[index] ?? []
             var row: [ModelValue] = []
@@ -70,10 +71,6 @@ enum TableImport {
                 row.append(value)
             }
             guard !row[0].isNull else { throw failure(.invalidValue, column: schema.idColumn.name, "record \(index) has a nil id") }
-            // Another tool's file (or a damaged one) may repeat an id: the file is refused.
-            guard ids.insert(row[0]).inserted else {
-                throw failure(.invalidValue, column: schema.idColumn.name, "record \(index): id \(row[0]) is used by an earlier record")
-            }
             rows.append(row)
         }
         return rows
@@ -146,5 +143,24 @@ enum TableImport {
         result.absent = absent
         result.version = steps.last?.version ?? table.version
         return result
+    }
+}
+
+extension FileAdapter {
+    /// Puts tables converted by ``TableImport`` into memory. The one thing the memory store
+    /// checks that ``TableImport`` does not (it would hash every id twice) is that ids are
+    /// unique; a repeated id is the file's fault, so it is an ``ArchiveError``
+    /// `.invalidValue` on the id column, and nothing changes. Call with the lock held.
+    func install(
+        _ replacements: [(schema: ModelSchema, rows: [[ModelValue]], nextID: Int64)], clearingOthers: Bool, from path: String
+    ) throws {
+        do {
+            try memory.replaceContents(replacements, clearingOthers: clearingOthers)
+        } catch let error as StoreError where error.kind == .duplicateID {
+            let schema = replacements.first { $0.schema.tableName == error.table }?.schema
+            throw ArchiveError(
+                .invalidValue, path: path, table: error.table, column: schema?.idColumn.name,
+                message: "two records share the id \(error.id.map { "\($0)" } ?? "nil")")
+        }
     }
 }
