@@ -141,14 +141,16 @@ public final class PostgresAdapter: PersistenceAdapter, @unchecked Sendable {
 
     /// The table of `schema`, preparing it on first use.
     ///
-    /// A table prepared inside a transaction is the transaction's own until it commits (its
-    /// DDL is invisible to other connections until then, and undone by a rollback); other
-    /// threads preparing it meanwhile wait on the advisory lock the transaction holds.
+    /// A table first used inside a transaction is prepared beside it, on another connection
+    /// and committed at once (``prepareBeside(_:_:)``): a rollback keeps the table, and no
+    /// other caller waits for the transaction to use it. Only when that cannot be done is
+    /// it prepared inside the transaction, its own until it commits.
     @inline(__always) func table(for schema: ModelSchema) throws -> PostgresTable {
         let key = ObjectIdentifier(schema)
         if let table = catalog.withLock({ $0.tables[key] }) { return table }
         if let pin = pin() {
             if let table = pin.pending(key) { return table }
+            if let table = try prepareBeside(schema, pin) { return table }
             return try prepareTable(schema, pin.connection, pin: pin, visiting: [])
         }
         return try primary.with { connection in try prepareTable(schema, connection, pin: nil, visiting: []) }

@@ -41,7 +41,16 @@ final class ConnectionPool: Sendable {
 
     /// Lends a connection, opening one when none is idle and the pool is below its maximum.
     func acquire() throws -> PGConnection {
-        let deadline = Date().addingTimeInterval(acquireTimeout.seconds)
+        try acquire(within: acquireTimeout)
+    }
+
+    /// Lends a connection only if one is idle or may be opened now, without waiting.
+    func acquireNow() -> PGConnection? {
+        try? acquire(within: .zero)
+    }
+
+    private func acquire(within timeout: Duration) throws -> PGConnection {
+        let deadline = Date().addingTimeInterval(timeout.seconds)
         while true {
             condition.lock()
             var decision: (connection: PGConnection?, mayOpen: Bool, closed: Bool) = (nil, false, false)
@@ -60,7 +69,7 @@ final class ConnectionPool: Sendable {
                     condition.unlock()
                     throw PostgresError(
                         .poolTimeout,
-                        message: "no \(role) connection became free within \(acquireTimeout) (all \(maximum) in use)")
+                        message: "no \(role) connection became free within \(timeout) (all \(maximum) in use)")
                 }
             }
             condition.unlock()

@@ -1,0 +1,82 @@
+import Foundation
+import ModelCore
+import PostgresAdapter
+import Synchronization
+import Testing
+
+/// Preparing a table for its first use inside a transaction: other callers never wait for
+/// the transaction, not even synchronous callers that occupy every thread of Swift's
+/// cooperative pool.
+/// A counter the callers' tasks share.
+private final class Counter: Sendable {
+    let value = Atomic<Int>(0)
+}
+
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
+struct PostgresTablePreparationTests {
+    /// A synchronous read, as a caller on a cooperative thread makes it (it blocks that thread).
+    static func blockingCount(_ store: PostgresAdapter) -> Result<Int, any Error> {
+        Result { try PgAccount.count(in: store) }
+    }
+
+    @Test func anAsyncTransactionsFirstUseOfATableNeverStrandsSynchronousCallers() async throws {
+        // More blocking callers than the cooperative pool has threads. The statement timeout
+        // stands in for a hang: a caller stuck behind the transaction's lock fails after it.
+        let callers = ProcessInfo.processInfo.activeProcessorCount + 2
+        let store = try PostgresTestServer.store {
+            $0.maximumConnections = callers + 2
+            $0.statementTimeout = .seconds(8)
+        }
+        defer { store.close() }
+        let started = Counter()
+        let results = try await store.transaction { _ -> [Task<Result<Int, any Error>, Never>] in
+            _ = try await PgAccount.create(["owner": "first", "balance": 1], in: store)  // the table's first use
+            let tasks = (0..<callers).map { _ in
+                Task.detached {
+                    started.value.add(1, ordering: .relaxed)
+                    return Self.blockingCount(store)
+                }
+            }
+            while started.value.load(ordering: .relaxed) < callers { try await Task.sleep(for: .milliseconds(10)) }
+            try await Task.sleep(for: .milliseconds(300))  // let them reach the store
+            return tasks
+        }
+        for task in results {
+            switch await task.value {
+            case .success(let count): #expect(count <= 1)
+            case .failure(let error): Issue.record("a synchronous caller waited on the transaction: \(error)")
+            }
+        }
+        #expect(try await PgAccount.count(in: store) == 1)
+    }
+
+    @Test func aTablePreparedForATransactionOutlivesItsRollback() throws {
+        let store = try PostgresTestServer.store()
+        defer { store.close() }
+        struct Abandon: Error {}
+        #expect(throws: Abandon.self) {
+            try store.withTransaction {
+                _ = try PgAccount.create(["owner": "gone", "balance": 1], in: store)
+                throw Abandon()
+            }
+        }
+        // The table stays (it was committed beside the transaction); the row does not.
+        #expect(try store.rows("SELECT to_regclass($1) IS NOT NULL", [.string(PgAccount.schema.tableName)])[0][0] == .bool(true))
+        #expect(try PgAccount.count(in: store) == 0)
+    }
+
+    @Test func aChildTableWhoseParentTheTransactionWroteIsPreparedInsideIt() throws {
+        // Creating the child's foreign key locks the parent, which the transaction has
+        // written: prepared beside it, the DDL would wait for the transaction forever.
+        let store = try PostgresTestServer.store {
+            $0.statementTimeout = .seconds(8)
+        }
+        defer { store.close() }
+        try store.withTransaction {
+            let shelf = try PgShelf.create(["label": "A"], in: store)
+            _ = try PgBook.create(["title": "T", "shelf_id": .int(shelf.id ?? 0)], in: store)
+        }
+        #expect(try PgBook.count(in: store) == 1)
+        #expect(try PgShelf.all(in: store).first?.books.count() == 1)
+    }
+}
