@@ -1,3 +1,5 @@
+import Foundation
+
 extension ModelProtocol {
     /// Sets submitted form values on the record, then validates it.
     ///
@@ -9,7 +11,9 @@ extension ModelProtocol {
     /// Each value is cast to its column with the casting rules (`Docs/Casting.md`), with
     /// one form rule on top: blank text (empty or only whitespace) means nil for an optional
     /// column and for any column that does not hold text (then the declared default, for a
-    /// non-optional column that has one; a blank error otherwise). Non-optional text
+    /// non-optional column that has one; a `required` error otherwise). A `.date` row given
+    /// the day its stored date already falls on (UTC) keeps the stored date, time of day
+    /// included, so a form submitted unchanged changes nothing. Non-optional text
     /// columns keep the text, so `presence` reports it. Keys that are not rows of the record's form (``formDescriptor(context:)``),
     /// such as the id, timestamps or hidden columns, are refused: a form cannot set what
     /// it does not show.
@@ -36,6 +40,10 @@ extension ModelProtocol {
                 errors.append(Self.fieldError(key, code: "not_in_form", value: value))
                 continue
             }
+            if row.kind == .date, keepsTimeOfDay(value, at: row.slot) {
+                cast[key] = __values[row.slot]
+                continue
+            }
             do {
                 cast[key] = try castForColumn(Self.formValue(value, for: row.column), at: row.slot)
             } catch {
@@ -57,6 +65,14 @@ extension ModelProtocol {
         try apply(formValues: formValues.mapValues { ModelValue.string($0) }, context: context, store: store)
     }
 
+    /// Whether `value`, submitted to a `.date` row, names the day the stored date already
+    /// falls on (UTC): the row shows only the day, so submitting it back keeps the stored
+    /// time of day instead of moving the date to midnight.
+    private func keepsTimeOfDay(_ value: ModelValue, at slot: Int) -> Bool {
+        guard case .string(let text) = value, case .date(let stored) = __values[slot] else { return false }
+        return text.trimmingCharacters(in: .whitespaces) == FormText.dayText(stored)
+    }
+
     /// Blank text means nil for optional columns and for columns that do not hold text.
     private static func formValue(_ value: ModelValue, for column: ColumnDefinition) -> ModelValue {
         guard case .string(let s) = value, s.allSatisfy(\.isWhitespace),
@@ -66,7 +82,7 @@ extension ModelProtocol {
     }
 
     private static func castCode(_ error: CastError, _ column: ColumnDefinition) -> String {
-        if error.value.isNull { return "blank" }
+        if error.value.isNull { return "required" }
         switch column.type {
         case .int: return "not_an_integer"
         case .double: return "not_a_number"

@@ -13,7 +13,8 @@ public enum FormInputKind: String, Codable, Sendable, CaseIterable {
     case decimal
     /// On or off (a switch or checkbox).
     case toggle
-    /// A calendar date (`yyyy-MM-dd`, UTC midnight).
+    /// A calendar date (`yyyy-MM-dd`, UTC midnight). Applying the day a stored date
+    /// already falls on keeps that date, time of day included.
     case date
     /// A date and time (ISO 8601 in UTC).
     case dateTime

@@ -35,6 +35,7 @@ public enum ValidationMessages {
         "not_a_date": "is not a valid date",
         "not_a_uuid": "is not a valid UUID",
         "not_in_form": "is not a field of this form",
+        "required": "is required",
     ]
 
     private static let overrides = Locked<[String: String]>([:])
