@@ -35,6 +35,29 @@ struct ValueLimitTests {
         #expect(min.count == .min)
     }
 
+    static let beyondDouble = ["1e400", "-1e400", "0.1e999999999999", "1e-400", "-2.5e-999", "1" + String(repeating: "0", count: 400)]
+
+    @Test(arguments: beyondDouble)
+    func numbersBeyondDoublesRangeAreErrorsNotInfinityOrZero(_ text: String) throws {
+        #expect(throws: ModelJSON.SyntaxError.self) { try ModelJSON.parse(text) }
+        #expect(throws: CastError.self) { try Caster.cast(.string(text), to: Self.double) }
+        let store = ArrayAdapter()
+        for column in ["ratio", "count"] {
+            #expect(throws: SerializationError.self, "\(column): \(text)") {
+                try Measured.importJSON(Data("[{\"\(column)\": \(text)}]".utf8), into: store)
+            }
+        }
+        #expect(try Measured.count(in: store) == 0)
+    }
+
+    @Test func numbersAtDoublesEdgesStillRead() throws {
+        #expect(try ModelJSON.parse("1e-310") == .double(1e-310))  // subnormal, not zero
+        #expect(try ModelJSON.parse("0e-400") == .double(0))
+        #expect(try ModelJSON.parse("-0.000e99999") == .double(-0.0))
+        #expect(try ModelJSON.parse("1.7976931348623157e308") == .double(.greatestFiniteMagnitude))
+        #expect(try Caster.cast("4.9e-324", to: Self.double) == .double(.leastNonzeroMagnitude))
+    }
+
     @Test func nanIsRefusedInfinityIsAllowed() throws {
         #expect(throws: CastError.self) { try Caster.cast(.double(.nan), to: Self.double) }
         #expect(try Caster.cast(.double(.infinity), to: Self.double) == .double(.infinity))
@@ -73,6 +96,12 @@ struct ValueLimitTests {
             #expect(throws: SerializationError.self) { _ = try Limited(json: Data("{\"starts_at\": \"inf\"}".utf8)) }
         }
     }
+}
+
+final class Measured: Model {
+    @Column var ratio: Double = 0
+    @Column var count: Int = 0
+    init() {}
 }
 
 final class Limited: Model {

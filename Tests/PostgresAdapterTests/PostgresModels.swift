@@ -52,3 +52,11 @@ final class PgAccount: Model {
     @Column var balance: Int = 0
     init() {}
 }
+
+/// Numbers another tool stored as `numeric`.
+final class PgNumbers: Model {
+    static let tableName = "numbers"
+    @Column var ratio: Double = 0
+    @Column var count: Int = 0
+    init() {}
+}

@@ -150,4 +150,17 @@ struct PostgresSchemaTests {
         let error = #expect(throws: InvalidStoredValue.self) { _ = try PgMemoV2.find(2, in: store) }
         #expect(error?.column == "body" || error?.column == "priority")
     }
+
+    @Test func numericValuesBeyondDoublesRangeAreInvalidStoredValues() throws {
+        let store = try PostgresTestServer.store()
+        try store.execute(#"CREATE TABLE "numbers" ("id" integer PRIMARY KEY, "ratio" numeric NOT NULL, "count" numeric NOT NULL)"#)
+        try store.execute(
+            #"INSERT INTO "numbers" VALUES (1, 0.1, 12), (2, 1e400, 1), (3, -1e400, 1), (4, 1e-400, 1), (5, 1, 1e-400), (6, 123456.789012345678, 0)"#)
+        #expect(try PgNumbers.find(1, in: store)?.ratio == 0.1)  // correctly rounded, not a sum of powers
+        #expect(try PgNumbers.find(6, in: store)?.ratio == 123456.789012345678)
+        for (id, column) in [(2, "ratio"), (3, "ratio"), (4, "ratio"), (5, "count")] as [(Int64, String)] {
+            let error = #expect(throws: InvalidStoredValue.self, "row \(id)") { _ = try PgNumbers.find(id, in: store) }
+            #expect(error?.column == column && error?.table == "numbers", "row \(id)")
+        }
+    }
 }

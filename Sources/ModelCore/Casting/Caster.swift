@@ -90,7 +90,8 @@ public enum Caster {
             return d
         case .int(let i): return Double(i)
         case .string(let s):
-            guard isDecimalLiteral(s), let d = Double(s), d.isFinite else { throw Reason("not a decimal number") }
+            guard isDecimalLiteral(s) else { throw Reason("not a decimal number") }
+            guard let d = DecimalText.double(s) else { throw Reason("beyond Double's range") }
             return d
         default: throw Reason("\(value.kindName) does not convert to double")
         }

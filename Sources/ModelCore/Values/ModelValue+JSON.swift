@@ -207,7 +207,9 @@ package enum ModelJSON {
             }
             let text = String(decoding: bytes[start..<i], as: UTF8.self)
             if isInteger, let v = Int64(text) { return .int(v) }
-            guard let d = Double(text) else { throw fail("number out of range") }
+            guard let d = DecimalText.double(text) else {
+                throw SyntaxError(offset: start, reason: "number \(text.prefix(40)) is beyond Double's range")
+            }
             return .double(d)
         }
 

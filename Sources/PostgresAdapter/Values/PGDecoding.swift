@@ -95,8 +95,15 @@ enum PGDecoding {
             if exact { return .int(sign == 0x4000 ? -value : value) }
         }
         if digits.isEmpty { return .int(0) }
-        var value = 0.0
-        for (k, digit) in digits.enumerated() { value += Double(digit) * pow(10_000, Double(weight - k)) }
-        return .double(sign == 0x4000 ? -value : value)
+        // Otherwise the nearest double, read from the decimal text (correctly rounded); a
+        // value beyond Double's range stays text, which no number column accepts, so a
+        // model read reports it as an InvalidStoredValue instead of reading ±infinity or 0.
+        var text = sign == 0x4000 ? "-" : ""
+        for (k, digit) in digits.enumerated() {
+            let group = String(digit)
+            text += k == 0 ? group : String(repeating: "0", count: max(0, 4 - group.count)) + group
+        }
+        text += "e\((weight - digits.count + 1) * 4)"
+        return DecimalText.double(text).map(ModelValue.double) ?? .string(text)
     }
 }
