@@ -58,6 +58,29 @@ struct ValueLimitTests {
         #expect(try Caster.cast("4.9e-324", to: Self.double) == .double(.leastNonzeroMagnitude))
     }
 
+    static let uuid = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
+
+    @Test(arguments: [
+        uuid + "\u{0}garbage", uuid + "\u{0}", " " + uuid, uuid + " ", "{" + uuid + "}", String(uuid.dropLast()),
+        uuid.replacingOccurrences(of: "-", with: ""), "E621E1F8-C36C-495A-93FC-0C247A3E6E5G", "E621E1F8C-36C-495A-93FC-0C247A3E6E5F",
+    ])
+    func onlyCanonicalTextCastsToAUUID(_ text: String) throws {
+        #expect(throws: CastError.self) { try Caster.cast(.string(text), to: CastTarget(.uuid)) }
+        let record = Tagged()
+        #expect(throws: (any Error).self) { try record.set(["token": .string(text)]) }
+        #expect(record.token == nil)
+        let store = ArrayAdapter()
+        let json = try #require(String(data: JSONEncoder().encode([["token": text]]), encoding: .utf8))
+        #expect(throws: SerializationError.self) { try Tagged.importJSON(Data(json.utf8), into: store) }
+        #expect(try Tagged.count(in: store) == 0)
+    }
+
+    @Test func canonicalUUIDTextInEitherCaseCasts() throws {
+        let expected = try #require(UUID(uuidString: Self.uuid))
+        #expect(try Caster.cast(.string(Self.uuid), to: CastTarget(.uuid)) == .uuid(expected))
+        #expect(try Caster.cast(.string(Self.uuid.lowercased()), to: CastTarget(.uuid)) == .uuid(expected))
+    }
+
     @Test func nanIsRefusedInfinityIsAllowed() throws {
         #expect(throws: CastError.self) { try Caster.cast(.double(.nan), to: Self.double) }
         #expect(try Caster.cast(.double(.infinity), to: Self.double) == .double(.infinity))
@@ -96,6 +119,11 @@ struct ValueLimitTests {
             #expect(throws: SerializationError.self) { _ = try Limited(json: Data("{\"starts_at\": \"inf\"}".utf8)) }
         }
     }
+}
+
+final class Tagged: Model {
+    @Column var token: UUID?
+    init() {}
 }
 
 final class Measured: Model {

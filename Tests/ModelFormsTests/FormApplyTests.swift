@@ -99,6 +99,8 @@ import Testing
             "title": .string("T"), "count": .int(4), "published": .bool(true), "token": .string("nope"),
         ])
         #expect(errors.codes(for: "token") == ["not_a_uuid"])
+        let nul = try note.apply(formValues: ["token": .string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F\u{0}garbage")])
+        #expect(nul.codes(for: "token") == ["not_a_uuid"] && note.token == nil)
         #expect(note.title == "")
         #expect(try note.apply(formValues: ["title": .string("T"), "count": .double(4)]).isEmpty)
         #expect(note.title == "T" && note.count == 4)

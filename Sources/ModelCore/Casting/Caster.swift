@@ -144,7 +144,7 @@ public enum Caster {
         switch value {
         case .uuid(let u): return u
         case .string(let s):
-            guard let u = UUID(uuidString: s) else { throw Reason("not a UUID string") }
+            guard let u = UUIDText.uuid(s) else { throw Reason("not a UUID string") }
             return u
         default: throw Reason("\(value.kindName) does not convert to uuid")
         }

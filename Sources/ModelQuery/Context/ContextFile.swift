@@ -108,7 +108,7 @@ struct TaggedValue: Codable {
             guard let data = Data(base64Encoded: try container.decode(String.self, forKey: key)) else { throw bad("not base64") }
             value = .data(data)
         case "u":
-            guard let uuid = UUID(uuidString: try container.decode(String.self, forKey: key)) else { throw bad("not a UUID") }
+            guard let uuid = UUIDText.uuid(try container.decode(String.self, forKey: key)) else { throw bad("not a UUID") }
             value = .uuid(uuid)
         case "a": value = .array(try container.decode([TaggedValue].self, forKey: key).map(\.value))
         case "o": value = .dictionary(try container.decode([String: TaggedValue].self, forKey: key).mapValues(\.value))

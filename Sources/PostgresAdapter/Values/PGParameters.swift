@@ -48,7 +48,7 @@ struct PGParameters {
         case (.data(let data), PGType.bytea): bytes.append(contentsOf: data)
         case (.uuid(let u), PGType.uuid): appendUUID(u)
         case (.string(let s), PGType.uuid):
-            guard let u = UUID(uuidString: s) else { throw mismatch(value, oid) }
+            guard let u = UUIDText.uuid(s) else { throw mismatch(value, oid) }
             appendUUID(u)
         case (.date(let d), PGType.timestamptz), (.date(let d), PGType.timestamp):
             let micros = ((d.timeIntervalSinceReferenceDate + PGType.epochOffset) * 1_000_000).rounded()

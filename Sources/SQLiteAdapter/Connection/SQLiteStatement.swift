@@ -161,7 +161,7 @@ final class SQLiteStatement {
         let storage = sqlite3_column_type(handle, index)
         switch column.type {
         case .uuid where storage == SQLITE_TEXT:
-            if let uuid = UUID(uuidString: text(at: index)) { return .uuid(uuid) }
+            if let uuid = UUIDText.uuid(text(at: index)) { return .uuid(uuid) }
         case .array where storage == SQLITE_TEXT, .dictionary where storage == SQLITE_TEXT:
             if let parsed = try? ModelJSON.parse(text(at: index)),
                 let cast = try? Caster.cast(parsed, to: column.castTarget)
