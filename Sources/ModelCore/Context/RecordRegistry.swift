@@ -63,16 +63,40 @@ extension ModelObject {
 
 /// Who may use a registry bound in a scope: the task that bound it, the thread that bound
 /// it outside any task, or (for work carried to a pool thread for one call) anyone.
-package enum RegistryOwner: Sendable, Equatable {
-    case task(Int)
+package enum RegistryOwner: Sendable {
+    case task(TaskIdentity)
     case thread(UInt)
     case any
 
     /// The calling task, or the calling thread outside any task.
     package static var current: RegistryOwner {
-        if let task = withUnsafeCurrentTask(body: { $0?.hashValue }) { return .task(task) }
+        if let task = withUnsafeCurrentTask(body: { $0 }) { return .task(TaskIdentity(task)) }
         return .thread(currentThreadID())
     }
+
+    /// Whether the caller is this owner.
+    package var isCaller: Bool {
+        switch self {
+        case .any: true
+        case .thread(let thread): withUnsafeCurrentTask { $0 == nil } && currentThreadID() == thread
+        case .task(let identity): withUnsafeCurrentTask { $0 == identity.task }
+        }
+    }
+}
+
+/// A task's identity that no later task can share.
+///
+/// A task's address (what `UnsafeCurrentTask`'s hash is) is reused once the task is freed,
+/// so a context made by a task that ended could take a new task at the same address for
+/// its creator. `UnsafeCurrentTask` holds a strong reference to the task: keeping a copy
+/// keeps the task object — and so its address — allocated for as long as this identity
+/// lives. It is only ever compared, never used to act on the task.
+///
+/// `@unchecked Sendable`: `task` is immutable and only compared (by address).
+package final class TaskIdentity: @unchecked Sendable {
+    let task: UnsafeCurrentTask
+
+    init(_ task: UnsafeCurrentTask) { self.task = task }
 }
 
 /// A registry bound to a scope, with the binding it shadows (the stack of scopes).
@@ -99,7 +123,7 @@ package enum RegistryScope {
     /// while none is, this is one relaxed load instead of a task-local read.
     @inline(__always) package static var current: (any RecordRegistry)? {
         guard RegistryHub.isActive, let binding else { return nil }
-        return binding.owner == .any || binding.owner == .current ? binding.registry : nil
+        return binding.owner.isCaller ? binding.registry : nil
     }
 
     /// `body`, made to run with the caller's registry wherever it runs (a pool thread for

@@ -12,6 +12,8 @@ public struct ContextError: Error, Sendable, Equatable, CustomStringConvertible 
         case duplicateRecord
         /// The pending writes span more than one store: one transaction cannot hold them.
         case mixedStores
+        /// No store could be found for the pending writes.
+        case noStore
         /// A context file that cannot be read: missing, not a context, damaged, or written
         /// for other columns.
         case invalidFile

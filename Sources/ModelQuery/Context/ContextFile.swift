@@ -33,7 +33,11 @@ struct ContextFile: Codable {
 }
 
 /// A ``ModelValue`` written with its kind, so dates, data and UUIDs come back as they were:
-/// `null`, or an object with one key naming the kind (`{"i": 5}`, `{"t": 1.7e9}`).
+/// `null`, or an object with one key naming the kind (`{"i": 5}`, `{"r": 7.3e8}`).
+///
+/// Dates are written as `"r"`: seconds since 2001-01-01 (`timeIntervalSinceReferenceDate`),
+/// the double a `Date` holds, so they read back to the bit. Files written before used
+/// `"t"`, seconds since 1970, which costs a rounding each way; they still read.
 struct TaggedValue: Codable {
     var value: ModelValue
 
@@ -64,7 +68,7 @@ struct TaggedValue: Codable {
                 try container.encode(d.isNaN ? "nan" : d > 0 ? "inf" : "-inf", forKey: Key(stringValue: "f"))
             }
         case .string(let s): try container.encode(s, forKey: Key(stringValue: "s"))
-        case .date(let d): try container.encode(d.timeIntervalSince1970, forKey: Key(stringValue: "t"))
+        case .date(let d): try container.encode(d.timeIntervalSinceReferenceDate, forKey: Key(stringValue: "r"))
         case .data(let d): try container.encode(d.base64EncodedString(), forKey: Key(stringValue: "x"))
         case .uuid(let u): try container.encode(u.uuidString, forKey: Key(stringValue: "u"))
         case .array(let a): try container.encode(a.map(TaggedValue.init), forKey: Key(stringValue: "a"))
@@ -100,10 +104,10 @@ struct TaggedValue: Codable {
                 }
             }
         case "s": value = .string(try container.decode(String.self, forKey: key))
-        case "t":
+        case "r", "t":
             let seconds = try container.decode(Double.self, forKey: key)
             guard seconds.isFinite else { throw bad("not a date") }
-            value = .date(Date(timeIntervalSince1970: seconds))
+            value = .date(key.stringValue == "r" ? Date(timeIntervalSinceReferenceDate: seconds) : Date(timeIntervalSince1970: seconds))
         case "x":
             guard let data = Data(base64Encoded: try container.decode(String.self, forKey: key)) else { throw bad("not base64") }
             value = .data(data)

@@ -1,10 +1,22 @@
 import ModelCore
 
 extension ModelContext {
-    /// A record's identity in a context: its model and id.
+    /// A record's identity in a context: its store, model and id. The same id in two
+    /// stores is two records, on every load path.
     struct Key: Hashable {
+        let store: ObjectIdentifier?
         let schema: ObjectIdentifier
         let id: ModelValue
+
+        init(store: ObjectIdentifier?, schema: ModelSchema, id: ModelValue) {
+            self.store = store
+            self.schema = ObjectIdentifier(schema)
+            self.id = id
+        }
+
+        init(store: (any PersistenceAdapter)?, schema: ModelSchema, id: ModelValue) {
+            self.init(store: store.map { ObjectIdentifier($0) }, schema: schema, id: id)
+        }
     }
 
     /// A registered record: weakly, or strongly for a context that retains records.
@@ -73,7 +85,7 @@ extension ModelContext {
         mutating func remove(_ record: ModelObject) -> RegistryMembership? {
             untrack(record)
             if let schema = record.__schema {
-                let key = Key(schema: ObjectIdentifier(schema), id: record.__baseline.first ?? .null)
+                let key = Key(store: record.__home, schema: schema, id: record.__baseline.first ?? .null)
                 if byID[key]?.record === record { byID[key] = nil }
             }
             return isMember(record) ? token : nil

@@ -66,7 +66,11 @@ extension ModelContext {
         }
         let file: ContextFile
         do {
-            file = try JSONDecoder().decode(ContextFile.self, from: Data(contentsOf: url))
+            let data = try Data(contentsOf: url)
+            // The strict reader first: JSONDecoder reads a number beyond Double's range
+            // (`1e-400`, `1e400`) as 0 or ±infinity instead of refusing it.
+            _ = try ModelJSON.parse(String(decoding: data, as: UTF8.self))
+            file = try JSONDecoder().decode(ContextFile.self, from: data)
         } catch {
             throw invalid("not a context file (\(error))")
         }
@@ -104,6 +108,11 @@ extension ModelContext {
             for link in entry.links ?? [] {
                 guard made.indices.contains(link.record), let schema = record.__schema, schema.columns.indices.contains(link.slot), link.slot > 0
                 else { throw invalid("a link names no record of the file", model: entry.model) }
+                guard let linked = made[link.record].__schema, try Self.isForeignKey(link.slot, of: schema, to: linked) else {
+                    throw invalid(
+                        "a link names column \(schema.columns[link.slot].name), which is not a foreign key to \(made[link.record].__schema?.modelName ?? "?")",
+                        model: entry.model)
+                }
                 if link.inverse == true {
                     record._linkInverse(made[link.record], slot: link.slot)
                 } else {
@@ -115,6 +124,21 @@ extension ModelContext {
             guard let schema = record.__schema else { continue }
             try join(record, schema: schema)
             if entry.state == .deleted { state.withLock { $0.track(record, deleted: true) } }
+        }
+    }
+
+    /// Whether `slot` of `schema` is a foreign key to `parent`: a `@BelongsTo` of `schema`,
+    /// or the key of a `@HasMany`/`@HasOne` of `parent`.
+    static func isForeignKey(_ slot: Int, of schema: ModelSchema, to parent: ModelSchema) throws -> Bool {
+        do {
+            if try schema.relations().contains(where: { $0.kind == .belongsTo && $0.foreignKey == slot && $0.target === parent }) {
+                return true
+            }
+            return try parent.relations().contains {
+                ($0.kind == .hasMany || $0.kind == .hasOne) && $0.foreignKey == slot && $0.target === schema
+            }
+        } catch {
+            throw ContextError(.invalidFile, model: schema.modelName, message: "the model's relations do not resolve: \(error)")
         }
     }
 }

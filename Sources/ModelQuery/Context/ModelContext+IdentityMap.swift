@@ -8,26 +8,26 @@ extension ModelContext: RecordRegistry {
         _ row: [ModelValue], schema: ModelSchema, store: any PersistenceAdapter, as type: M.Type
     ) -> M {
         applyInbox()
-        let key = Key(schema: ObjectIdentifier(schema), id: row[0])
+        let key = Key(store: store, schema: schema, id: row[0])
         if parent == nil {
             // One lock: the held instance, or a new one registered.
             let (record, isNew) = state.withLock { state -> (M, Bool) in
-                let held = state.byID[key]?.record
-                if let held = held as? M, held.__isPersisted, held.__baseline[0] == row[0] {
-                    if held.__home === store { return (held, false) }
+                if let held = state.byID[key]?.record as? M, held.__isPersisted, held.__baseline[0] == row[0],
+                    held.__home === store
+                {
+                    return (held, false)
                 }
                 let record = M()
                 record._load(row, schema: schema, from: store)
-                // The same id in another store is another record: not registered.
-                if held?.__home === store || held == nil || held?.__isPersisted == false {
-                    register(record, key: key, in: &state)
-                }
+                register(record, key: key, in: &state)
                 return (record, true)
             }
             if !isNew { refresh(record, from: row, store: store) }
             return record
         }
-        if let held = state.withLock({ $0.byID[key]?.record }) as? M, held.__isPersisted, held.__baseline[0] == row[0] {
+        if let held = state.withLock({ $0.byID[key]?.record }) as? M, held.__isPersisted, held.__baseline[0] == row[0],
+            held.__home === store
+        {
             return held
         }
         return childInstance(key, schema: schema, store: store, row: row)
@@ -37,7 +37,7 @@ extension ModelContext: RecordRegistry {
         -> RegistryLookup
     {
         applyInbox()
-        let key = Key(schema: ObjectIdentifier(schema), id: id)
+        let key = Key(store: store, schema: schema, id: id)
         let (held, deleted) = state.withLock { state -> (ModelObject?, Bool) in
             guard let record = state.byID[key]?.record else { return (nil, false) }
             guard state.deletedCount > 0 else { return (record, false) }
@@ -55,7 +55,7 @@ extension ModelContext: RecordRegistry {
     }
 
     package func didSave(_ record: ModelObject, schema: ModelSchema, store: any PersistenceAdapter) {
-        let key = Key(schema: ObjectIdentifier(schema), id: record.__baseline[0])
+        let key = Key(store: store, schema: schema, id: record.__baseline[0])
         state.withLock { state in
             let member = state.isMember(record)
             guard member || RegistryScope.current === self else { return }

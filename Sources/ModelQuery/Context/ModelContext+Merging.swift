@@ -37,11 +37,10 @@ extension ModelContext {
     /// Whether the caller is the context's user: its creator, a scope that runs it, or the
     /// main thread for a context made there.
     var isOwnedByCaller: Bool {
-        let caller = RegistryOwner.current
-        if caller == creator || (createdOnMainThread && isMainThread()) { return true }
+        if creator.isCaller || (createdOnMainThread && isMainThread()) { return true }
         var binding = RegistryScope.binding
         while let current = binding {
-            if current.registry === self, current.owner == .any || current.owner == caller { return true }
+            if current.registry === self, current.owner.isCaller { return true }
             binding = current.outer
         }
         return false
@@ -61,7 +60,7 @@ extension ModelContext {
     /// up to the commit, unless it has unsaved changes. A commit to another store with the
     /// same id is about another record.
     func apply(_ change: ModelChange, from source: ObjectIdentifier?, store: ObjectIdentifier) {
-        let key = Key(schema: ObjectIdentifier(change.schema), id: change.id)
+        let key = Key(store: store, schema: change.schema, id: change.id)
         let found = state.withLock { state -> (ModelObject, Bool)? in
             guard let record = state.byID[key]?.record else { return nil }
             return (record, state.pending[ObjectIdentifier(record)] != nil)

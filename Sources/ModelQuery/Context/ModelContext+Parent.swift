@@ -33,10 +33,10 @@ extension ModelContext {
     /// new one made from the state the child started from.
     func counterpart<M: ModelProtocol>(of record: M) throws -> M {
         let schema = record.recordSchema
-        let key = Key(schema: ObjectIdentifier(schema), id: record.__baseline[0])
+        let home = try record.__home ?? ModelStore.resolve(ObjectIdentifier(M.self), modelName: schema.modelName)
+        let key = Key(store: home, schema: schema, id: record.__baseline[0])
         if let held = state.withLock({ $0.byID[key]?.record }) as? M, held.__isPersisted { return held }
         let copy = M()
-        let home = try record.__home ?? ModelStore.resolve(ObjectIdentifier(M.self), modelName: schema.modelName)
         copy._load(record.__baseline, schema: schema, from: home)
         register(copy, key: key)
         return copy

@@ -20,9 +20,8 @@ extension ModelContext {
     public static var stack: [ModelContext] {
         var list: [ModelContext] = []
         var binding = RegistryScope.binding
-        let caller = RegistryOwner.current
         while let current = binding {
-            if current.owner == caller || current.owner == .any, let context = current.registry as? ModelContext {
+            if current.owner.isCaller, let context = current.registry as? ModelContext {
                 list.append(context)
             }
             binding = current.outer

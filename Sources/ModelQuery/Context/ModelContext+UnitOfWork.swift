@@ -121,7 +121,7 @@ extension ModelContext {
         try state.withLock { (state: inout State) throws(ContextError) in
             if state.isMember(record) { return }
             if record.__isPersisted {
-                let key = Key(schema: ObjectIdentifier(schema), id: record.__baseline[0])
+                let key = Key(store: record.__home, schema: schema, id: record.__baseline[0])
                 if let held = state.byID[key]?.record, held !== record, held.__isPersisted {
                     throw ContextError(
                         .duplicateRecord, model: schema.modelName, id: record.__baseline[0],
@@ -157,7 +157,7 @@ extension ModelContext {
             found = store
         }
         guard let found else {
-            throw ContextError(.mixedStores, message: "no store for the context's changes")
+            throw ContextError(.noStore, message: "no store for the context's changes")
         }
         return found
     }

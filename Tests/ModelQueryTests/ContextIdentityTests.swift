@@ -1,0 +1,139 @@
+import ArrayAdapter
+import Foundation
+import Testing
+
+@testable import ModelQuery
+
+/// Context files that must be refused or must read back exactly, the identity map across
+/// stores, and the identity of the task that made a context.
+@Suite struct ContextIdentityTests {
+    /// A draft file: an unsaved assignee linked to an unsaved board, plus a dated record.
+    func draftFile(_ url: URL, in store: ArrayAdapter) throws {
+        try ModelStore.using(store) {
+            let context = ModelContext()
+            let board = Board()
+            board.title = "b"
+            let assignee = Assignee()
+            assignee.name = "a"
+            assignee.board = board
+            try context.insert(assignee)
+            try context.insert(board)
+            let stamp = Stamp()
+            stamp.at = Date(timeIntervalSince1970: 123456.789)
+            stamp.ratio = 0.1 + 0.2
+            try context.insert(stamp)
+            try context.write(to: url)
+        }
+    }
+
+    func temporaryURL() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("ctx-\(UUID().uuidString).json")
+    }
+
+    @Test func aLinkMustNameAForeignKeyToTheLinkedModel() throws {
+        let store = ArrayAdapter()
+        let url = temporaryURL()
+        defer { try? FileManager.default.removeItem(at: url) }
+        try draftFile(url, in: store)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let boardSlot = try #require(Assignee.schema.columnNames.firstIndex(of: "board_id"))
+        #expect(text.contains("\"slot\":\(boardSlot)"))
+        for column in ["name", "veto_destroy"] {
+            let slot = try #require(Assignee.schema.columnNames.firstIndex(of: column))
+            try text.replacingOccurrences(of: "\"slot\":\(boardSlot)", with: "\"slot\":\(slot)").write(
+                to: url, atomically: true, encoding: .utf8)
+            let error = #expect(throws: ContextError.self) {
+                _ = try ModelContext(contentsOf: url, models: [Board.self, Assignee.self, Stamp.self], store: store)
+            }
+            #expect(error?.kind == .invalidFile && error?.message.contains(column) == true, "\(column)")
+        }
+        #expect(try Assignee.count(in: store) == 0 && Board.count(in: store) == 0)
+    }
+
+    @Test func datesAndDoublesReadBackExactly() throws {
+        let store = ArrayAdapter()
+        let url = temporaryURL()
+        defer { try? FileManager.default.removeItem(at: url) }
+        try draftFile(url, in: store)
+        let context = try ModelContext(contentsOf: url, models: [Board.self, Assignee.self, Stamp.self], store: store)
+        try ModelStore.using(store) { try context.save() }
+        let stamp = try #require(try Stamp.all(in: store).first)
+        #expect(stamp.at == Date(timeIntervalSince1970: 123456.789))
+        #expect(stamp.ratio == 0.1 + 0.2)
+    }
+
+    @Test func filesWrittenWithSecondsSince1970StillRead() throws {
+        let store = ArrayAdapter()
+        let url = temporaryURL()
+        defer { try? FileManager.default.removeItem(at: url) }
+        try draftFile(url, in: store)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let reference = Date(timeIntervalSince1970: 123456.789).timeIntervalSinceReferenceDate
+        let legacy = text.replacingOccurrences(of: "{\"r\":\(reference)}", with: "{\"t\":123456.789}")
+        #expect(legacy != text)
+        try legacy.write(to: url, atomically: true, encoding: .utf8)
+        let context = try ModelContext(contentsOf: url, models: [Board.self, Assignee.self, Stamp.self], store: store)
+        try ModelStore.using(store) { try context.save() }
+        let seconds = try #require(try Stamp.all(in: store).first?.at.timeIntervalSince1970)
+        #expect(abs(seconds - 123456.789) < 1e-6)
+    }
+
+    @Test(arguments: ["{\"f\":1e-400}", "{\"f\":1e400}", "{\"r\":-1e-999}", "{\"r\":1e999}"])
+    func numbersBeyondDoublesRangeInAFileAreRefused(_ value: String) throws {
+        let store = ArrayAdapter()
+        let url = temporaryURL()
+        defer { try? FileManager.default.removeItem(at: url) }
+        try draftFile(url, in: store)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let key = value.hasPrefix("{\"f\"") ? "{\"f\":\(0.1 + 0.2)}" : "{\"r\":\(Date(timeIntervalSince1970: 123456.789).timeIntervalSinceReferenceDate)}"
+        #expect(text.contains(key))
+        try text.replacingOccurrences(of: key, with: value).write(to: url, atomically: true, encoding: .utf8)
+        let error = #expect(throws: ContextError.self) {
+            _ = try ModelContext(contentsOf: url, models: [Board.self, Assignee.self, Stamp.self], store: store)
+        }
+        #expect(error?.kind == .invalidFile)
+    }
+
+    @Test func theIdentityMapIsKeyedByStoreOnEveryLoadPath() throws {
+        let first = ArrayAdapter(), second = ArrayAdapter()
+        try Board.create(["title": "first"], in: first)
+        try Board.create(["title": "second"], in: second)
+        let context = ModelContext()
+        try context.run {
+            let a = try #require(try Board.find(1, in: first))
+            let b = try #require(try Board.find(1, in: second))
+            #expect(a !== b && b.title == "second")
+            #expect(try Board.find(1, in: second) === b, "each store's record is held")
+            #expect(try Board.query(in: second).where(\.title == "second").all().first === b)
+            // A child context loads the second store's row, not the parent's first-store instance.
+            let child = ModelContext(parent: context)
+            let (found, listed) = try child.run { (try Board.find(1, in: second)?.title, try Board.all(in: second).first?.title) }
+            #expect(found == "second" && listed == "second")
+            a.title = "edited first"
+            b.title = "edited second"
+            let error = #expect(throws: ContextError.self) { try context.save() }
+            #expect(error?.kind == .mixedStores)
+        }
+        #expect(try Board.find(1, in: first)?.title == "first")
+        #expect(try Board.find(1, in: second)?.title == "second")
+    }
+
+    @Test func aContextsCreatorIsNeverATaskMadeAfterItEnded() async {
+        let context = await Task { ModelContext() }.value
+        #expect(context.isOwnedByCaller == false)
+        for _ in 0..<200 {
+            let owned = await Task { context.isOwnedByCaller }.value
+            #expect(owned == false)
+            if owned { break }
+        }
+        #expect(await Task { ModelContext().isOwnedByCaller }.value, "its own creator is")
+    }
+}
+
+/// A record with a date and a double, for exact round trips through context files.
+final class Stamp: Model {
+    @Column var at: Date = Date(timeIntervalSince1970: 0)
+    @Column var ratio: Double = 0
+    @Column var rank: Int = 0
+    init() {}
+}
