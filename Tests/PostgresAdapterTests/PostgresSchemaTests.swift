@@ -56,6 +56,17 @@ struct PostgresSchemaTests {
         #expect(error.map { "\($0)" }?.contains("c") == true)
     }
 
+    @Test func errorDescriptionsNeverPrintValues() throws {
+        let store = try PostgresTestServer.store()
+        let secret = "secret@x.org"
+        try PgGadget.create(["name": "n", "code": .string(secret)], in: store)
+        let error = #expect(throws: PostgresError.self) { try PgGadget.create(["name": "m", "code": .string(secret)], in: store) }
+        #expect(error?.detail?.contains(secret) == true, "the server's detail stays on the error")
+        #expect(error.map { "\($0)" }?.contains(secret) == false)
+        #expect(error.map { String(reflecting: $0) }?.contains(secret) == false)
+        #expect(error?.expandedDescription.contains(secret) == true)
+    }
+
     @Test func foreignKeysCarryTheRelationRulesAndRestrictIsTyped() throws {
         let store = try PostgresTestServer.store()
         try ModelStore.using(store) {

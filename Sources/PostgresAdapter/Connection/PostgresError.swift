@@ -9,8 +9,10 @@
 /// }
 /// ```
 ///
-/// The bound values are kept in ``arguments`` for debugging but never printed by
-/// ``description`` (they may hold personal data).
+/// Values never appear in ``description`` (they may hold personal data): the bound values
+/// are kept in ``arguments``, and the server's ``detail`` line — which quotes them
+/// (`Key (email)=(ada@example.com) already exists.`) — stays on the error too.
+/// ``expandedDescription`` adds both, for a debugging session.
 public struct PostgresError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure, from the SQLSTATE class (or the client side).
     public enum Kind: String, Sendable, Hashable {
@@ -108,15 +110,25 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
             column: column, sql: sql ?? self.sql, arguments: arguments)
     }
 
+    /// The error without any value: kind, SQLSTATE, message, hint, constraint, table,
+    /// column and statement.
     public var description: String {
         var text = "PostgreSQL \(kind.rawValue)"
         if let sqlState { text += " (\(sqlState))" }
         text += ": \(message)"
-        if let detail { text += " — \(detail)" }
         if let hint { text += " (hint: \(hint))" }
         if let constraint { text += " [constraint \(constraint)]" }
         if let table { text += " [table \(table)\(column.map { ", column \($0)" } ?? "")]" }
         if let sql { text += " in: \(sql)" }
+        return text
+    }
+
+    /// ``description`` with the server's detail line and the bound values: for debugging
+    /// only, as both may carry personal data.
+    public var expandedDescription: String {
+        var text = description
+        if let detail { text += " — detail: \(detail)" }
+        if !arguments.isEmpty { text += " — arguments: \(arguments.map(\.description).joined(separator: ", "))" }
         return text
     }
 }
