@@ -177,3 +177,22 @@ import Testing
         #expect(try await Shelf.all(in: store).map(\.name) == ["two"])
     }
 }
+
+/// The async API takes the Swift values the synchronous one takes. Each call below is an
+/// `await`: were it to resolve to a blocking synchronous overload, the build would warn
+/// ("no 'async' operations occur within 'await' expression"), which fails CI.
+@Suite struct AsyncSwiftValueTests {
+    @Test(arguments: AsyncStores.kinds) func createChildrenAndUpdateAllTakeSwiftValues(_ kind: String) async throws {
+        let store = try AsyncStores.make(kind)
+        let name = "poetry"
+        let shelf = try await Shelf.create(["name": name], in: store)
+        let title = "Odes"
+        let book = try await shelf.books.create(["title": title])
+        #expect(book.title == "Odes" && book.id != nil)
+        let renamed = "verse"
+        #expect(try await Shelf.query(in: store).updateAll(["name": renamed]) == 1)
+        #expect(try await Shelf.query(in: store).updateAll(\.name, to: "lyric") == 1)
+        #expect(try await Shelf.query(in: store).updateAll([\Shelf.name: "epic"]) == 1)
+        #expect(try await Shelf.find(shelf.id ?? -1, in: store)?.name == "epic")
+    }
+}

@@ -48,6 +48,14 @@ extension ModelProtocol {
         return record
     }
 
+    /// ``create(_:in:)-(_,_)`` with Swift values (`["name": title, "due": date]`), async.
+    @discardableResult
+    nonisolated(nonsending) public static func create(
+        _ attributes: [String: any ModelValueConvertible], in adapter: (any PersistenceAdapter)? = nil
+    ) async throws -> Self {
+        try await create(attributes.mapValues(\.modelValue), in: adapter)
+    }
+
     /// Removes the record from its store, without touching related records (async; see
     /// ``delete()``).
     @discardableResult

@@ -98,4 +98,22 @@ extension Query {
     nonisolated(nonsending) public func updateAll(_ values: [String: ModelValue]) async throws -> Int {
         try await run { try $0.updateAll(values) }
     }
+
+    /// ``updateAll(_:)-ModelValue`` with Swift values by column name, async.
+    @discardableResult
+    nonisolated(nonsending) public func updateAll(_ values: [String: any ModelValueConvertible]) async throws -> Int {
+        try await updateAll(values.mapValues(\.modelValue))
+    }
+
+    /// Sets one column, named by key path, on every selected record, async.
+    @discardableResult
+    nonisolated(nonsending) public func updateAll<V: ColumnValue>(_ keyPath: KeyPath<M, V>, to value: V) async throws -> Int {
+        try await updateAll([keyPath: value])
+    }
+
+    /// Sets columns named by key paths on every selected record, async.
+    @discardableResult
+    nonisolated(nonsending) public func updateAll(_ values: [PartialKeyPath<M>: any ModelValueConvertible]) async throws -> Int {
+        try await updateAll(Self.named(values))
+    }
 }

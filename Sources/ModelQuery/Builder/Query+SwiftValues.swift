@@ -31,10 +31,15 @@ extension Query {
     /// - Returns: how many records changed.
     @discardableResult
     public func updateAll(_ values: [PartialKeyPath<M>: any ModelValueConvertible]) throws -> Int {
+        try updateAll(Self.named(values))
+    }
+
+    /// Values by key path as values by column name.
+    static func named(_ values: [PartialKeyPath<M>: any ModelValueConvertible]) throws(QueryError) -> [String: ModelValue] {
         let resolver = ColumnResolver<M>()
         var named: [String: ModelValue] = [:]
         for (keyPath, value) in values { named[M.schema.columns[try resolver.slot(partial: keyPath)].name] = value.modelValue }
-        return try updateAll(named)
+        return named
     }
 }
 

@@ -90,6 +90,12 @@ extension Children {
         return child
     }
 
+    /// ``create(_:)-ModelValue`` with Swift values, async.
+    @discardableResult
+    nonisolated(nonsending) public func create(_ attributes: [String: any ModelValueConvertible]) async throws -> Child {
+        try await create(attributes.mapValues(\.modelValue))
+    }
+
     /// ``link(_:to:at:)`` with an async save.
     nonisolated(nonsending) private func link(_ child: Child, to key: ModelValue, at foreignKey: Int) async throws {
         let undo = attach(child, to: key, at: foreignKey)
