@@ -8,7 +8,7 @@ import Observation
 /// properties or reflect.
 ///
 /// ## Threading
-/// A record is a plain mutable object, not `Sendable`: use it from one todo or thread at a
+/// A record is a plain mutable object, not `Sendable`: use it from one task or thread at a
 /// time, like any class instance. Adapters are thread-safe; to hand data across isolation
 /// domains, pass ids or ``ModelChange`` values (which are `Sendable`) and fetch again.
 open class ModelObject {

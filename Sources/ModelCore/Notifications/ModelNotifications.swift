@@ -96,14 +96,14 @@ public enum ModelNotifications {
         postsToCenter || subscriberCount.load(ordering: .acquiring) > 0
     }
 
-    /// Runs `body` with no change notifications for the current todo. Nestable; the
+    /// Runs `body` with no change notifications for the current task. Nestable; the
     /// previous state is restored when `body` returns or throws.
     @discardableResult
     public static func withoutNotifications<R>(_ body: () throws -> R) rethrows -> R {
         try $suppressed.withValue(true, operation: body)
     }
 
-    /// Whether notifications are suppressed for the current todo.
+    /// Whether notifications are suppressed for the current task.
     public static var areSuppressed: Bool { suppressed }
 
     /// Delivers a committed change now.

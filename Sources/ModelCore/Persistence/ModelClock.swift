@@ -2,7 +2,7 @@ import Foundation
 
 /// The clock that stamps `created_at` and `updated_at`.
 ///
-/// Replace it for the process, or for a scope (todo-local), to make tests deterministic:
+/// Replace it for the process, or for a scope (task-local), to make tests deterministic:
 ///
 /// ```swift
 /// let fixed = Date(timeIntervalSince1970: 1_700_000_000)
@@ -20,7 +20,7 @@ public enum ModelClock {
         global.withLock { $0 = clock ?? { Date() } }
     }
 
-    /// Runs `body` with `clock` in effect for the current todo.
+    /// Runs `body` with `clock` in effect for the current task.
     @discardableResult
     public static func using<R>(_ clock: @escaping @Sendable () -> Date, _ body: () throws -> R) rethrows -> R {
         try $scoped.withValue(clock, operation: body)

@@ -3,7 +3,7 @@
 ///
 /// Resolution order, first match wins: the adapter passed to the call
 /// (`todo.save(to: store)`), the store the record was loaded from or saved to, a scope
-/// set with ``using(_:_:)`` (todo-local, so parallel tests each see their own), the
+/// set with ``using(_:_:)`` (task-local, so parallel tests each see their own), the
 /// model type's adapter (``setAdapter(_:for:)``), then the process default.
 ///
 /// ```swift

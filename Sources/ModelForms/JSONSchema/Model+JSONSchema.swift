@@ -19,7 +19,8 @@ extension ModelProtocol {
     /// | `inclusion` / `exclusion` | `enum` / `not: {enum}` |
     /// | `numericality` | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`; `onlyInteger` makes the type `integer` |
     ///
-    /// Several patterns on one column go into `allOf`. The id and timestamp columns are
+    /// Of several patterns on one column, the first is its `pattern`, the others go into
+    /// `allOf`. The id and timestamp columns are
     /// `readOnly` and never required. Uniqueness, confirmation and custom rules have no
     /// keyword; they still run on save.
     ///

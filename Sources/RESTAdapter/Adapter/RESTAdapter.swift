@@ -15,7 +15,7 @@ import ModelEngine
 /// ```swift
 /// let api = RESTAdapter(baseURL: URL(string: "https://api.example.com")!)
 /// api.register(Employee.self, RESTResource(nestedUnder: "company"))
-/// ModelStore.default = api
+/// ModelStore.setDefault(api)
 /// let team = try Team.find(7)                          // GET /teams/7 (nil on 404)
 /// let seniors = try Employee.where(\.age > 60).all()   // GET /employees?age_gt=60
 /// ```

@@ -10,7 +10,7 @@ import Foundation
 /// ```swift
 /// let sync = RESTSync(remote: api, local: try SQLiteAdapter(path: "cache.sqlite"))
 /// sync.track(Todo.self)
-/// ModelStore.default = sync.store
+/// ModelStore.setDefault(sync.store)
 /// let report = try sync.pull(Todo.self, policy: .newestWins)   // inserted 12, updated 3, …
 /// try Todo.create(["name": "offline edit"])                     // journaled
 /// try sync.push()                                               // POST /todos

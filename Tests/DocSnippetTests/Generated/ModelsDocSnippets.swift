@@ -58,7 +58,7 @@ extension ModelsDoc {
     static func snippet4(_ context: Context) throws {
         let todo = context.todo
         let fixedDate = context.fixedDate
-        try show(ModelClock.using({ fixedDate }) { try todo.save() })   // todo-local
+        try show(ModelClock.using({ fixedDate }) { try todo.save() })   // task-local
         show(ModelClock.set { fixedDate })                               // process-wide
     }
 

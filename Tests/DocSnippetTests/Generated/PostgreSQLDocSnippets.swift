@@ -27,7 +27,7 @@ func PostgreSQLDoc_openStore() throws -> PostgresAdapter {
     return store
 }
 
-// Docs/PostgreSQL.md, snippet 3 (line 92)
+// Docs/PostgreSQL.md, snippet 3 (line 106)
 func PostgreSQLDoc_migrate(_ store: PostgresAdapter) throws {
     var migrator = PostgresMigrator()
     migrator.register("todo: index name and due") { db in
@@ -36,7 +36,7 @@ func PostgreSQLDoc_migrate(_ store: PostgresAdapter) throws {
     try migrator.migrate(store)
 }
 
-// Docs/PostgreSQL.md, snippet 4 (line 107)
+// Docs/PostgreSQL.md, snippet 4 (line 121)
 func PostgreSQLDoc_report(_ store: PostgresAdapter) throws {
     try store.execute("UPDATE todo SET done = TRUE WHERE due < $1", [.date(Date())])
     for row in try store.rows("SELECT done, count(*) AS n FROM todo GROUP BY done") {
@@ -74,13 +74,13 @@ extension PostgreSQLDoc {
         show(settings)
     }
 
-    /// Docs/PostgreSQL.md, snippet 3 (line 92).
+    /// Docs/PostgreSQL.md, snippet 3 (line 106).
     static func snippet3(_ context: Context) throws {
         _ = context
 
     }
 
-    /// Docs/PostgreSQL.md, snippet 4 (line 107).
+    /// Docs/PostgreSQL.md, snippet 4 (line 121).
     static func snippet4(_ context: Context) throws {
         _ = context
 
