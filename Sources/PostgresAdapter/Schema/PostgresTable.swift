@@ -3,9 +3,7 @@ import ModelSQL
 
 /// Everything the adapter needs to store one model in one table, computed once per schema:
 /// the SQL of the hot paths, how each column is read, and the DDL.
-struct PostgresTable: @unchecked Sendable {
-    // @unchecked Sendable: a value type; the stored schemas are `schema` and the parent
-    // schemas are Sendable final classes.
+struct PostgresTable: Sendable {
     let schema: ModelSchema
     let table: String
     /// `"id", "name", …` in row order.

@@ -211,8 +211,7 @@ final class SQLiteStatement {
 
 /// A schema's column types, kept apart from the column definitions so decoding a row
 /// does not copy (and retain) a definition per value.
-struct RowLayout: @unchecked Sendable {
-    // @unchecked Sendable: immutable arrays of Sendable values.
+struct RowLayout: Sendable {
     let types: [ColumnType]
     let columns: [ColumnDefinition]
     let table: String
