@@ -57,3 +57,18 @@ final class Note: Model {
     @Column var createdAt: Date?
     init() {}
 }
+
+/// Optional columns under `presence`: required, and never typed with `null`.
+final class Profile: Model, Validatable {
+    @Column var nickname: String?
+    @Column var age: Int?
+    @Column var birthday: Date?
+    @Column var motto: String?
+    init() {}
+
+    static func validations(_ v: inout Validations<Profile>) {
+        v.add(\.nickname, .presence)
+        v.add(\.age, .presence)
+        v.add(\.birthday, .presence.on(.create))
+    }
+}

@@ -97,6 +97,29 @@ import Testing
         }
     }
 
+    @Test func optionalColumnsUnderPresenceAreNotNullable() throws {
+        let schema = try Profile.jsonSchema()
+        guard case .dictionary(let root) = schema.root else { Issue.record("not an object"); return }
+        #expect(root["required"] == .array(["nickname", "age", "birthday"]))
+        #expect(schema.property("nickname")?["type"] == "string")
+        #expect(schema.property("age")?["type"] == "integer")
+        #expect(schema.property("birthday")?["type"] == "string")
+        #expect(schema.property("motto")?["type"] == .array(["string", "null"]), "no presence: nullable")
+        let verdicts = try PythonJSONSchema.validate(schema, [
+            ["nickname": "Ada", "age": 36, "birthday": "1815-12-10T00:00:00Z"],
+            ["nickname": .null, "age": 36, "birthday": "1815-12-10T00:00:00Z"],
+            ["nickname": "Ada", "age": .null, "birthday": "1815-12-10T00:00:00Z"],
+            ["nickname": "Ada", "age": 36, "birthday": .null],
+            ["nickname": "Ada", "age": 36, "birthday": "1815-12-10T00:00:00Z", "motto": .null],
+        ])
+        #expect(verdicts == [true, false, false, false, true])
+        // On update, `presence.on(.create)` does not apply: the column is optional again.
+        var update = JSONSchemaOptions()
+        update.context = .update
+        let updated = try Profile.jsonSchema(update)
+        #expect(updated.property("birthday")?["type"] == .array(["string", "null"]))
+    }
+
     @Test func defaultModelsAndOptions() throws {
         var options = JSONSchemaOptions()
         options.dates = .millisecondsSince1970
