@@ -156,6 +156,22 @@ enum ContextChecks {
         _ = c.expectThrows(ModelError.self, "a .restrict rule fails the save") { try restricted.save() }
         c.equal(try ConformanceOwner.where(\.name == "ctx-debt").count(), 1, "nothing was deleted")
         c.expect(restricted.hasChanges, "the delete stays pending")
+
+        // One save deleting a restricted parent and its only child: the child goes first,
+        // so the rule finds nothing left to refuse.
+        let settled = try RelationChecks.family("ctx-settled", debts: 1)
+        let settledID = settled.id ?? -1
+        let both = ModelContext()
+        try both.run {
+            guard let owner = try ConformanceOwner.find(settledID), let debt = try owner.debts.first() else {
+                return c.expect(false, "the family and its debt load")
+            }
+            try both.delete(owner)
+            try both.delete(debt)
+            try both.save()
+        }
+        c.equal(try ConformanceOwner.where(\.name == "ctx-settled").count(), 0, "a parent deleted with its restricting child is gone")
+        c.equal(try ConformanceDebt.where("owner_id").eq(settledID).count(), 0, "and so is the child")
     }
 
     static func stack(_ c: ConformanceChecker) throws {
@@ -196,6 +212,30 @@ enum ContextChecks {
         }
         c.equal(try ConformanceOwner.where(\.name == "from child").count(), 1, "the parent's save writes the merged change")
         c.equal(try ConformanceOwner.where(\.name == "child-new").count(), 1, "and the child's insert")
+        try childSaveKeepsTheParentsOwnEdits(c)
+    }
+
+    /// A child's save changes only the columns the child changed: the parent's own later
+    /// edit to another column survives the merge and is saved.
+    static func childSaveKeepsTheParentsOwnEdits(_ c: ConformanceChecker) throws {
+        let stored = try ConformancePerson.create(["name": "edits", "age": 3])
+        let storedID = stored.id ?? -1
+        let root = ModelContext(name: "root")
+        try root.run {
+            guard let mine = try ConformancePerson.find(storedID) else { return c.expect(false, "the person loads") }
+            let child = ModelContext(parent: root)
+            try child.run {
+                try ConformancePerson.find(storedID)?.name = "from child"
+            }
+            mine.age = 9  // the parent's own edit, after the child loaded its copy
+            try child.save()
+            c.equal(mine.name, "from child", "the child's column is merged")
+            c.equal(mine.age, 9, "the parent's own edit to another column is kept")
+            try root.save()
+        }
+        let saved = try ConformancePerson.find(storedID)
+        c.equal(saved?.name, "from child", "both are saved: the child's column")
+        c.equal(saved?.age, 9, "and the parent's")
     }
 
     static func files(_ c: ConformanceChecker) throws {
