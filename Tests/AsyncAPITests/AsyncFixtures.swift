@@ -29,7 +29,9 @@ enum AsyncStores {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         switch kind {
         case "sqlite": return try SQLiteAdapter(path: directory.appendingPathComponent("db.sqlite").path)
-        case "file": return try FileAdapter(file: directory.appendingPathComponent("store.archive"), models: [Shelf.self, Book.self, Card.self])
+        case "file":
+            return try FileAdapter(
+                file: directory.appendingPathComponent("store.archive"), models: [Shelf.self, Book.self, Card.self, Ticket.self])
         default: return ArrayAdapter()
         }
     }
@@ -170,4 +172,13 @@ final class Guarded<Value>: @unchecked Sendable {
         defer { lock.unlock() }
         return try body(&value)
     }
+}
+
+/// A unique code the store itself enforces, and timestamps a save sets.
+final class Ticket: Model {
+    @Column(options: .unique) var code = ""
+    @Column var seat = 0
+    @Column var createdAt: Date?
+    @Column var updatedAt: Date?
+    init() {}
 }

@@ -196,3 +196,30 @@ import Testing
         #expect(try await Shelf.find(shelf.id ?? -1, in: store)?.name == "epic")
     }
 }
+
+/// A write the store refuses leaves the record exactly as it was before the save.
+@Suite struct AsyncFailedWriteTests {
+    @Test(arguments: AsyncStores.kinds) func aFailedAsyncInsertRestoresThePreSaveState(_ kind: String) async throws {
+        let store = try AsyncStores.make(kind)
+        let first = try await Ticket.create(["code": "A1", "seat": 1], in: store)
+        let twin = try Ticket(["id": .int(first.id ?? -1), "code": "A2", "seat": 2])  // the same id: the store refuses it
+        await #expect(throws: (any Error).self) { try await twin.save(to: store) }
+        #expect(twin.isNew && twin.id == first.id, "\(kind): still new, with the id it had")
+        #expect(twin.createdAt == nil && twin.updatedAt == nil, "\(kind): timestamps as before the save")
+        #expect(twin.isDirty && twin.code == "A2" && twin.seat == 2, "\(kind): the edits are kept")
+        #expect(try await Ticket.count(in: store) == 1)
+        #expect(try await Ticket.find(first.id ?? -1, in: store)?.code == "A1")
+    }
+
+    @Test(arguments: AsyncStores.kinds) func aFailedAsyncUpdateRestoresThePreSaveState(_ kind: String) async throws {
+        let store = try AsyncStores.make(kind)
+        let ticket = try await Ticket.create(["code": "B2"], in: store)
+        let stamped = ticket.updatedAt
+        #expect(try await Ticket.find(ticket.id ?? -1, in: store)?.delete() == true)  // gone underneath
+        try await Task.sleep(for: .milliseconds(2))  // a new stamp would differ
+        ticket.code = "B3"
+        await #expect(throws: (any Error).self) { try await ticket.save() }
+        #expect(ticket.updatedAt == stamped, "\(kind): updated_at as before the save")
+        #expect(ticket.isDirty && ticket.code == "B3", "\(kind): the edit is kept, still unsaved")
+    }
+}

@@ -60,3 +60,11 @@ final class PgNumbers: Model {
     @Column var count: Int = 0
     init() {}
 }
+
+/// Timestamps a save sets and a unique code the database enforces.
+final class PgTicket: Model {
+    @Column(options: .unique) var code: String = ""
+    @Column var createdAt: Date?
+    @Column var updatedAt: Date?
+    init() {}
+}
