@@ -67,6 +67,40 @@ import Testing
         #expect(try Note.find(1, in: sync.store)?.title == "server")
     }
 
+    @Test func aRecordCreatedThenEditedBeforeAPushIsOneInsert() throws {
+        let (f, sync) = try fixture()
+        try ModelStore.using(sync.store) {
+            let note = try Note.create(["title": "draft"])
+            note.title = "final"
+            try note.save()
+        }
+        #expect(try sync.pendingChanges() == 1, "the edit folds into the pending insert")
+        let report = try sync.push()
+        #expect(report.inserted == 1 && report.updated == 0 && report.deleted == 0)
+        let writes = f.server.requests.filter { $0.method != "GET" }
+        #expect(writes.map(\.method) == ["POST"], "one POST, no update for the temporary id")
+        #expect(f.server.objects(in: "notes").map { $0["title"] } == ["final"])
+        let local = try Note.all(in: sync.store)
+        #expect(local.map(\.title) == ["final"] && (local.first?.id ?? 0) > 0, "kept locally, with the server's id")
+        #expect(try sync.pendingChanges() == 0)
+    }
+
+    @Test func newestWinsKeepsLocalOnEqualTimestamps() throws {
+        let (f, sync) = try fixture()
+        f.server.seed("notes", [["title": "server", "updated_at": .string(Self.later)]])
+        try sync.pull(Note.self)
+        let tie = try #require(ISO8601DateFormatter().date(from: "2026-06-01T00:00:00Z"))
+        try ModelClock.using({ tie }) {
+            let mine = try #require(try Note.find(1, in: sync.store))
+            mine.title = "local"
+            try mine.save()
+            #expect(mine.updatedAt == tie)
+        }
+        let report = try sync.pull(Note.self, policy: .newestWins)
+        #expect(report.conflicts == [SyncConflict(model: "Note", id: 1, resolution: .keepLocal)])
+        #expect(try Note.find(1, in: sync.store)?.title == "local", "a tie keeps the local version, as documented")
+    }
+
     @Test func pushSendsChangesAndTakesServerIds() throws {
         let (f, sync) = try fixture()
         f.server.seed("notes", [["title": "existing"]])
