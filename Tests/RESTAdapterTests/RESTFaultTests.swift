@@ -96,6 +96,39 @@ import Testing
         #expect(elapsed < .milliseconds(1500), "stopped near 700 ms, not at Foundation's whole seconds: \(elapsed)")
     }
 
+    @Test func aDeadlineShorterThanTheRequestTimeoutEndsTheCall() throws {
+        let f = try RESTFixture {
+            $0.requestTimeout = .seconds(20)
+            $0.deadline = .milliseconds(400)
+        }
+        f.server.seed("companies", [["name": "Acme"]])
+        f.server.inject(.delay(.seconds(4)))
+        let start = ContinuousClock.now
+        let error = #expect(throws: RESTError.self) { try Company.find(1, in: f.adapter) }
+        #expect(error?.kind == .timeout)
+        #expect(ContinuousClock.now - start < .seconds(2), "the deadline, not the 20 s request timeout, ended it")
+    }
+
+    @Test func aRequestBegunAfterItsTaskWasCancelledIsNeverSent() async throws {
+        let f = try RESTFixture()
+        f.server.seed("companies", [["name": "Acme"]])
+        let adapter = f.adapter
+        let cancelledFirst = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await Company.find(1, in: adapter)?.name
+        }
+        await #expect(throws: CancellationError.self) { try await cancelledFirst.value }
+        #expect(f.server.requests.isEmpty, "nothing was sent")
+        // Cancelled while waiting to retry a 503: the retry is never sent.
+        f.server.inject(.status(503, retryAfter: "1"))
+        let waiting = Task { try await Company.find(1, in: adapter)?.name }
+        while f.server.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        try await Task.sleep(for: .milliseconds(1300))
+        #expect(f.server.requests.count == 1, "the retry after the cancellation was never sent")
+    }
+
     @Test func cancellingTheTaskCancelsTheRequestInFlight() async throws {
         let f = try RESTFixture()
         f.server.seed("companies", [["name": "Acme"]])

@@ -203,6 +203,20 @@ enum LifecycleChecks {
                 }
             }
             c.equal(box.events, [], "nothing announced for a rollback")
+            try store.transaction {
+                try ConformanceHooked.create(["name": "kept"])
+                c.expectThrows(Refused.self, "a savepoint rolled back") {
+                    try store.transaction {
+                        try ConformanceHooked.create(["name": "undone"])
+                        throw Refused()
+                    }
+                }
+            }
+            c.equal(box.events.count, 1, "a rolled-back savepoint announces nothing at commit: only the kept insert")
+            let kept = try ConformanceHooked.where(\.name == "kept").first()
+            c.equal(box.events, ["insert \(kept?.id ?? -1) 1"], "the kept insert's announcement")
+            try kept?.delete()
+            box.events = []
         }
         try ModelNotifications.withoutNotifications { try ConformanceHooked.create(["name": "quiet"]) }
         c.equal(box.events, [], "suppressed")

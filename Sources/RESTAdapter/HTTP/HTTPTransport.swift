@@ -136,14 +136,20 @@ final class HTTPTransport: Sendable {
     private func once(_ request: URLRequest, timeout: Duration, model: String?) throws -> Outcome {
         let method = request.httpMethod ?? "GET"
         let url = request.url ?? URL(fileURLWithPath: "/")
+        let cancellation = BlockingCancellation.current
+        // A request begun after its task was cancelled is never sent.
+        if cancellation?.isCancelled == true { throw CancellationError() }
         let box = Locked<(Data?, URLResponse?, (any Error)?)?>(nil)
         let done = DispatchSemaphore(value: 0)
         let task = session.dataTask(with: request) { data, response, error in
             box.withLock { $0 = (data, response, error) }
             done.signal()
         }
-        let cancellation = BlockingCancellation.current
-        let token = cancellation?.onCancel { task.cancel() }
+        var token: Int?
+        if let cancellation {
+            token = cancellation.onCancel { task.cancel() }
+            if token == nil { throw CancellationError() }  // cancelled just now: never resumed, never sent
+        }
         defer { if let token { cancellation?.remove(token) } }
         task.resume()
         if done.wait(timeout: .now() + Self.seconds(timeout)) == .timedOut {
