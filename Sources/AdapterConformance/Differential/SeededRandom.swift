@@ -69,9 +69,9 @@ struct QueryGenerator {
     mutating func predicate(depth: Int) -> QueryPredicate {
         let column = random.int(0...6)
         switch random.int(0...(depth < 3 ? 10 : 6)) {
-        case 0: return .compare(column: column, random.pick(ComparisonOperator.allCases), column == 0 ? .int(Int64(random.int(0...40))) : value(column))
+        case 0: return .compare(column: column, random.pick(ComparisonOperator.allCases), operand(column))
         case 1: return random.flip() ? .isNull(column: column) : .isNotNull(column: column)
-        case 2: return .isIn(column: column, (0..<random.int(0...3)).map { _ in column == 0 ? .int(Int64(random.int(0...40))) : value(column) })
+        case 2: return .isIn(column: column, (0..<random.int(0...3)).map { _ in operand(column) })
         case 3: return .notIn(column: column, (0..<random.int(0...3)).map { _ in value(max(column, 1)) })
         case 4: return .between(column: max(column, 1), value(max(column, 1)), value(max(column, 1)))
         case 5, 6:
@@ -81,6 +81,18 @@ struct QueryGenerator {
         case 9: return .or((0..<random.int(0...3)).map { _ in predicate(depth: depth + 1) })
         default: return .not(predicate(depth: depth + 1))
         }
+    }
+
+    /// A value to compare `column` with: mostly of the column's own kind, one time in four
+    /// of another kind (a string against a number, a date against a bool, …), so that
+    /// comparisons across kinds — `!=` against rows holding NULL included — are compared
+    /// between stores too.
+    mutating func operand(_ column: Int) -> ModelValue {
+        if random.int(0...3) == 0 {
+            let other = random.pick((1...6).filter { $0 != column && !($0 == 1 && column == 3) && !($0 == 3 && column == 1) })
+            return value(other)
+        }
+        return column == 0 ? .int(Int64(random.int(0...40))) : value(column)
     }
 
     mutating func query(_ schema: ModelSchema) -> StoreQuery {

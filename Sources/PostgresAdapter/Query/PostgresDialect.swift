@@ -46,6 +46,10 @@ struct PostgresDialect: SQLDialect {
 
     func operand(_ column: String, _ type: ColumnType, comparedWith value: ModelValue) -> String? {
         switch (type, value) {
+        // A bigint against a double that is no Int64 (a fraction, or beyond the range):
+        // exactly, through numeric, as the memory engine compares them (a bigint parameter
+        // cannot carry it, and double precision would round large integers).
+        case (.int, .double(let d)) where Int64(exactly: d) == nil && d.isFinite: return "\(column)::numeric"
         case (.int, .int), (.int, .double), (.double, .int), (.double, .double), (.bool, .bool), (.string, .string),
             (.text, .string), (.date, .date), (.uuid, .uuid), (.data, .data), (.array, _), (.dictionary, _):
             return column
