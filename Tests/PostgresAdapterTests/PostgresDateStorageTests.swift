@@ -1,5 +1,6 @@
 import Foundation
 import PostgresAdapter
+import TestSupport
 import Testing
 
 /// Date storage on PostgreSQL: `timestamptz` by default, or a column's (or the store's)
@@ -18,10 +19,7 @@ struct PostgresDateStorageTests {
         init() {}
     }
 
-    static let instants: [Date] = [
-        Date(timeIntervalSince1970: 1_335_205_543.511), Date(timeIntervalSince1970: -86_400.25),
-        Date(timeIntervalSince1970: 1_700_000_000), Date(timeIntervalSince1970: 253_402_300_799.999),
-    ]
+    static let instants = DateStorageSamples.instants
 
     private func seeded() throws -> PostgresAdapter {
         let store = try PostgresTestServer.store()

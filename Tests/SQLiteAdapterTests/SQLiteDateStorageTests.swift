@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteAdapter
+import TestSupport
 import Testing
 
 /// Date storage per column and per store: what is written, what reads back, and that SQL
@@ -14,10 +15,7 @@ import Testing
         init() {}
     }
 
-    static let instants: [Date] = [
-        Date(timeIntervalSince1970: 1_335_205_543.511), Date(timeIntervalSince1970: -86_400.25),
-        Date(timeIntervalSince1970: 1_700_000_000), Date(timeIntervalSince1970: 253_402_300_799.999),
-    ]
+    static let instants = DateStorageSamples.instants
 
     private func seeded() throws -> SQLiteAdapter {
         let store = try SQLiteAdapter()
