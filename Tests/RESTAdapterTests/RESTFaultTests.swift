@@ -1,4 +1,5 @@
 import Foundation
+import ModelCore
 import RESTAdapter
 import RESTTestServer
 import Testing
@@ -127,6 +128,12 @@ import Testing
         await #expect(throws: CancellationError.self) { try await waiting.value }
         try await Task.sleep(for: .milliseconds(1300))
         #expect(f.server.requests.count == 1, "the retry after the cancellation was never sent")
+        // A blocking job whose task is already cancelled (as between the requests of a
+        // multi-request operation): the transport itself sends nothing.
+        let cancelled = BlockingCancellation()
+        cancelled.cancel()
+        #expect(throws: CancellationError.self) { try cancelled.whileCurrent { try Company.find(1, in: adapter) } }
+        #expect(f.server.requests.count == 1, "the transport sent nothing for a cancelled job")
     }
 
     @Test func cancellingTheTaskCancelsTheRequestInFlight() async throws {

@@ -137,8 +137,6 @@ final class HTTPTransport: Sendable {
         let method = request.httpMethod ?? "GET"
         let url = request.url ?? URL(fileURLWithPath: "/")
         let cancellation = BlockingCancellation.current
-        // A request begun after its task was cancelled is never sent.
-        if cancellation?.isCancelled == true { throw CancellationError() }
         let box = Locked<(Data?, URLResponse?, (any Error)?)?>(nil)
         let done = DispatchSemaphore(value: 0)
         let task = session.dataTask(with: request) { data, response, error in
@@ -148,7 +146,8 @@ final class HTTPTransport: Sendable {
         var token: Int?
         if let cancellation {
             token = cancellation.onCancel { task.cancel() }
-            if token == nil { throw CancellationError() }  // cancelled just now: never resumed, never sent
+            // Already cancelled: the task is never resumed, so the request is never sent.
+            if token == nil { throw CancellationError() }
         }
         defer { if let token { cancellation?.remove(token) } }
         task.resume()
