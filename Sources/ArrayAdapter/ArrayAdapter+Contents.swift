@@ -41,12 +41,14 @@ extension ArrayAdapter {
     /// only fill tables that do not exist yet (nothing a rollback would need to restore).
     ///
     /// - Throws: ``StoreError`` `.invalidRequest` inside a transaction otherwise, for a row of the
-    ///   wrong width or a nil id; `.duplicateID` when two rows share an id. Nothing changes
+    ///   wrong width or a nil id; `.duplicateID` when two rows share an id,
+    ///   `.uniqueViolation` when two share a value of a `.unique` column. Nothing changes
     ///   then.
     package func replaceContents(_ replacements: [(schema: ModelSchema, rows: [[ModelValue]], nextID: Int64)], clearingOthers: Bool)
         throws
     {
         try lock.withLock {
+            if closed { throw StoreError.closed(label) }
             guard journal.isEmpty || (!clearingOthers && replacements.allSatisfy { tables[$0.schema.tableName] == nil })
             else {
                 throw StoreError(.invalidRequest, table: "*", message: "cannot load inside a transaction")
@@ -63,6 +65,9 @@ extension ArrayAdapter {
                     }
                     if table.slot(of: row[0]) != nil {
                         throw StoreError(.duplicateID, table: schema.tableName, id: row[0], message: "two loaded rows share this id")
+                    }
+                    if !table.uniqueColumns.isEmpty, let column = table.uniqueConflict(row) {
+                        throw StoreError.uniqueViolation(schema, column: schema.columns[column].name, id: row[0])
                     }
                     if case .int(let id) = row[0], id >= next { next = id == .max ? id : id + 1 }
                     _ = table.append(row)

@@ -28,6 +28,11 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
     var bySchema: [ObjectIdentifier: ArrayTable] = [:]
     var lastTable: ArrayTable?
     var journal: [[Undo]] = []
+    /// Set by ``close()``; every later call throws ``StoreError`` `.closed`. Read and
+    /// written with the lock held (FileAdapter sets it while it writes its last save).
+    package var closed = false
+    /// How the store names itself in errors ("the in-memory store is closed").
+    package var label = "in-memory store"
 
     enum Undo {
         case inserted(table: ArrayTable, id: ModelValue, previousNextID: Int64)
@@ -49,6 +54,7 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
     /// - Throws: ``StoreError`` `.invalidRequest` inside a transaction.
     public func reset() throws {
         try lock.withLock {
+            if closed { throw StoreError.closed(label) }
             guard journal.isEmpty else {
                 throw StoreError(.invalidRequest, table: "*", message: "reset() inside a transaction")
             }
@@ -65,6 +71,8 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
 
     /// Appends a row, assigning the next integer id when the id is nil.
     ///
+    /// - Throws: ``StoreError`` `.duplicateID` for an id already stored, `.uniqueViolation`
+    ///   for a value a `.unique` column already holds in another row. Nothing is stored.
     /// - Complexity: O(1) amortised.
     public func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue {
         try lock.withLock {
@@ -81,6 +89,9 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
             if table.slot(of: row[0]) != nil {
                 throw StoreError(.duplicateID, table: schema.tableName, id: row[0], message: "a row with this id already exists")
             }
+            if !table.uniqueColumns.isEmpty, let column = table.uniqueConflict(row) {
+                throw StoreError.uniqueViolation(schema, column: schema.columns[column].name, id: row[0])
+            }
             if case .int(let id) = row[0], id >= previousNextID {
                 table.nextID = id == .max ? id : id + 1
             }
@@ -92,6 +103,8 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
 
     /// Replaces the row with the same id in place (insertion order is kept).
     ///
+    /// - Throws: ``StoreError`` `.notFound` for an id not stored, `.uniqueViolation` for a
+    ///   value a `.unique` column holds in another row. The row is left as it was.
     /// - Complexity: O(1).
     public func update(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws {
         try lock.withLock {
@@ -99,6 +112,9 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
             try schema.checkRow(row)
             guard let slot = table.slot(of: row[0]), let old = table.row(at: slot) else {
                 throw StoreError(.notFound, table: schema.tableName, id: row[0], message: "no row with this id to update")
+            }
+            if !table.uniqueColumns.isEmpty, let column = table.uniqueConflict(row, replacing: slot) {
+                throw StoreError.uniqueViolation(schema, column: schema.columns[column].name, id: row[0])
             }
             table.replace(at: slot, with: row)
             if !journal.isEmpty { journal[journal.count - 1].append(.updated(table: table, slot: slot, old: old)) }
@@ -163,13 +179,21 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
 
     /// Sets columns on the rows matching the query, journaled like single updates.
     ///
+    /// - Throws: ``StoreError`` `.uniqueViolation` when a `.unique` column would hold one
+    ///   value in two rows; no row changes then.
     /// - Complexity: O(n) to match, O(columns) per changed row.
     public func update(_ query: StoreQuery, set values: [Int: ModelValue]) throws -> Int {
         try lock.withLock {
             let table = try table(for: query.schema)
             try query.schema.checkUpdate(values)
+            let rows = QueryEngine.select(query, from: table)
+            if !table.uniqueColumns.isEmpty,
+                let column = table.uniqueConflict(setting: values, onSlots: rows.compactMap { table.slot(of: $0[0]) })
+            {
+                throw StoreError.uniqueViolation(query.schema, column: query.schema.columns[column].name)
+            }
             var changed = 0
-            for row in QueryEngine.select(query, from: table) {
+            for row in rows {
                 guard let slot = table.slot(of: row[0]) else { continue }
                 var new = row
                 for (column, value) in values { new[column] = value }
@@ -198,6 +222,7 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
     public func withTransaction<R>(_ body: () throws -> R) throws -> R {
         lock.lock()
         defer { lock.unlock() }
+        if closed { throw StoreError.closed(label) }
         journal.append([])
         let result: R
         do {
@@ -215,6 +240,26 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
         }
         return result
     }
+
+    /// Closes the store: waits for calls and transactions in flight on other threads (they
+    /// hold the lock), then drops every row. Later calls throw ``StoreError`` `.closed`;
+    /// closing again does nothing.
+    ///
+    /// - Throws: ``StoreError`` `.invalidRequest` inside one of this store's transactions.
+    public func close() throws {
+        try lock.withLock {
+            guard journal.isEmpty else {
+                throw StoreError(.invalidRequest, table: "", message: "close() inside a transaction")
+            }
+            closed = true
+            tables.removeAll()
+            bySchema.removeAll()
+            lastTable = nil
+        }
+    }
+
+    /// Whether ``close()`` has run.
+    public var isClosed: Bool { lock.withLock { closed } }
 
     // MARK: - Internals (call with the lock held)
 
@@ -235,6 +280,7 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
     /// The table for a schema, created on first use; a different model claiming the same
     /// table name is refused.
     func table(for schema: ModelSchema) throws -> ArrayTable {
+        if closed { throw StoreError.closed(label) }
         if let last = lastTable, last.schema === schema { return last }
         if let table = bySchema[ObjectIdentifier(schema)] {
             lastTable = table

@@ -16,12 +16,36 @@ final class ArrayTable {
     @exclusivity(unchecked) var nextID: Int64 = 1
     /// Secondary indexes of `.indexed` and `.unique` columns (foreign keys are indexed).
     @exclusivity(unchecked) private var secondary: [Int: ColumnIndex] = [:]
+    /// The `.unique` columns (their values are in `secondary`).
+    let uniqueColumns: [Int]
 
     init(schema: ModelSchema) {
         self.schema = schema
         for column in schema.columns.dropFirst() where !column.options.isDisjoint(with: [.indexed, .unique]) {
             secondary[column.index] = ColumnIndex()
         }
+        uniqueColumns = schema.columns.dropFirst().filter { $0.options.contains(.unique) }.map(\.index)
+    }
+
+    /// The first unique column where `row` repeats a value another live row holds (the row
+    /// at `slot`, being replaced, excepted), or nil. Nulls never collide, as in SQL.
+    func uniqueConflict(_ row: [ModelValue], replacing slot: Int? = nil) -> Int? {
+        for column in uniqueColumns where !row[column].isNull {
+            if secondary[column]?.slots(for: row[column]).contains(where: { $0 != slot }) == true { return column }
+        }
+        return nil
+    }
+
+    /// The first unique column that setting `values` on the rows at `slots` would leave
+    /// with one non-null value in two rows, or nil.
+    func uniqueConflict(setting values: [Int: ModelValue], onSlots slots: [Int]) -> Int? {
+        for column in uniqueColumns {
+            guard let value = values[column], !value.isNull else { continue }
+            var holders = Set(secondary[column]?.slots(for: value) ?? [])
+            holders.formUnion(slots)
+            if holders.count > 1 { return column }
+        }
+        return nil
     }
 
     func slot(of id: ModelValue) -> Int? { index[id] }

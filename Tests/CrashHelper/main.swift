@@ -34,16 +34,16 @@ do {
     let log = try SideLog(path: path + ".acknowledged")
     switch mode {
     case "archive", "archive-files":
-        var options = FileAdapterOptions()
+        var options = FileAdapterConfiguration()
         options.autosave = .never
         let perModel = mode == "archive-files"
         let store: FileAdapter
         if perModel {
-            store = FileAdapter(options: options)
+            store = FileAdapter(configuration: options)
             try store.load(CrashSample.self, from: URL(fileURLWithPath: path + ".samples"))
             try store.load(CrashNote.self, from: URL(fileURLWithPath: path + ".notes"))
         } else {
-            store = try FileAdapter(file: URL(fileURLWithPath: path), models: [CrashSample.self, CrashNote.self], options: options)
+            store = try FileAdapter(file: URL(fileURLWithPath: path), models: [CrashSample.self, CrashNote.self], configuration: options)
         }
         var generation = try stored(store) + 1
         while true {

@@ -11,12 +11,12 @@ import Testing
 /// seed. A failure prints the seed, the query number and the query.
 @Suite struct DifferentialTests {
     @Test(arguments: 1...8 as ClosedRange<UInt64>) func allAdaptersAgree(seed: UInt64) throws {
-        var options = FileAdapterOptions()
+        var options = FileAdapterConfiguration()
         options.autosave = .never
         let run = DifferentialRun(seed: seed, rows: 60, queries: ProcessInfo.processInfo.environment["SWIFTMODEL_DIFFERENTIAL_QUERIES"].flatMap(Int.init) ?? 260)
         let mismatches = try run.compare([
             "ArrayAdapter": ArrayAdapter(),
-            "FileAdapter": FileAdapter(options: options),
+            "FileAdapter": FileAdapter(configuration: options),
             "SQLiteAdapter": try SQLiteAdapter(),
         ])
         #expect(mismatches.isEmpty, "\(mismatches.count) mismatches:\n\(mismatches.prefix(10).joined(separator: "\n"))")
@@ -35,7 +35,7 @@ struct PostgresDifferentialTests {
         configuration.schema = "differential_\(seed)_\(UInt32.random(in: 0...UInt32.max))"
         configuration.listensForChanges = false
         let postgres = try PostgresAdapter(configuration)
-        defer { postgres.close() }
+        defer { try? postgres.close() }
         var run = DifferentialRun(
             seed: seed, rows: 60,
             queries: ProcessInfo.processInfo.environment["SWIFTMODEL_DIFFERENTIAL_QUERIES"].flatMap(Int.init) ?? 260)

@@ -4,8 +4,8 @@ import Testing
 
 /// Autosave, explicit saves under concurrent writers, and saves inside transactions.
 @Suite struct FileAdapterAutosaveTests {
-    private func autosaving(_ milliseconds: Int) -> FileAdapterOptions {
-        var options = FileAdapterOptions()
+    private func autosaving(_ milliseconds: Int) -> FileAdapterConfiguration {
+        var options = FileAdapterConfiguration()
         options.autosave = .afterCommit(coalescing: .milliseconds(milliseconds))
         return options
     }
@@ -20,7 +20,7 @@ import Testing
     }
 
     private func titles(in url: URL) throws -> [String] {
-        try FileAdapter(file: url, options: explicitSaves).fetch(StoreQuery(schema: Jot.schema)).compactMap {
+        try FileAdapter(file: url, configuration: explicitSaves).fetch(StoreQuery(schema: Jot.schema)).compactMap {
             $0[Jot.schema.index(ofColumn: "title") ?? 0].stringValue
         }
     }
@@ -28,7 +28,7 @@ import Testing
     @Test func commitsAreSavedCoalescedAndInOrder() throws {
         try withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("auto.archive")
-            let store = try FileAdapter(file: url, options: autosaving(200))
+            let store = try FileAdapter(file: url, configuration: autosaving(200))
             for k in 0..<50 { try Jot.create(["title": .string("jot \(k)")], in: store) }
             #expect(eventually { store.filesWritten.load(ordering: .relaxed) >= 1 })
             #expect(try eventually { try titles(in: url).count == 50 })
@@ -40,7 +40,7 @@ import Testing
     @Test func uncommittedWritesAreNotSaved() throws {
         try withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("auto.archive")
-            let store = try FileAdapter(file: url, options: autosaving(1))
+            let store = try FileAdapter(file: url, configuration: autosaving(1))
             try Jot.create(["title": "committed"], in: store)
             try store.flush()
             try store.transaction {
@@ -71,7 +71,7 @@ import Testing
             let locked = directory.appendingPathComponent("locked")
             try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
             let url = locked.appendingPathComponent("auto.archive")
-            let store = try FileAdapter(file: url, options: options)
+            let store = try FileAdapter(file: url, configuration: options)
             try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: locked.path)
             try Jot.create(["title": "waiting"], in: store)
             #expect(eventually { reported.withLock { $0 } >= 1 })
@@ -85,7 +85,7 @@ import Testing
     @Test func savesUnderConcurrentWritersSeeWholeTransactions() throws {
         try withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("busy.archive")
-            let store = try FileAdapter(file: url, options: explicitSaves)
+            let store = try FileAdapter(file: url, configuration: explicitSaves)
             let batches = 25, batchSize = 8, writers = 4
             let snapshotsChecked = Locked(0)
             let problems = Locked<[String]>([])
@@ -95,7 +95,7 @@ import Testing
                         // The saver: save, reopen, check whole batches only.
                         for _ in 0..<15 {
                             try store.save()
-                            let count = try FileAdapter(file: url, options: explicitSaves).count(StoreQuery(schema: Jot.schema))
+                            let count = try FileAdapter(file: url, configuration: explicitSaves).count(StoreQuery(schema: Jot.schema))
                             if count % batchSize != 0 { problems.withLock { $0.append("a save holds \(count) jots") } }
                             snapshotsChecked.withLock { $0 += 1 }
                         }

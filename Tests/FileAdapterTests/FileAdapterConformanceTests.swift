@@ -3,19 +3,19 @@ import FileAdapter
 import Foundation
 import Testing
 
-/// FileAdapter runs the whole conformance suite; reopening saves the store file and opens
-/// it in a new adapter.
+/// FileAdapter runs the whole conformance suite; reopening closes the store (which writes
+/// the store file) and opens the file in a new adapter.
 @Suite struct FileAdapterConformanceTests {
     static let suite = AdapterConformance(
         adapter: "FileAdapter", capabilities: [.persistence],
         reopen: { store in
             guard let store = store as? FileAdapter, let file = store.file else { throw StoreError(.invalidRequest, table: "*", message: "not a FileAdapter") }
-            try store.save()
-            return try FileAdapter(file: file, options: explicitSaves)
+            try store.close()
+            return try FileAdapter(file: file, configuration: explicitSaves)
         },
         makeStore: {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("swiftmodel-conformance-\(UUID().uuidString).archive")
-            return try FileAdapter(file: file, options: explicitSaves)
+            return try FileAdapter(file: file, configuration: explicitSaves)
         })
 
     @Test(arguments: ConformanceGroup.allCases) func conformance(_ group: ConformanceGroup) async {

@@ -136,7 +136,7 @@ import Testing
     @Test func missingFilesFollowThePolicy() throws {
         try withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("absent.archive")
-            let store = try FileAdapter(file: url, options: explicitSaves)
+            let store = try FileAdapter(file: url, configuration: explicitSaves)
             #expect(try store.count(StoreQuery(schema: Jot.schema)) == 0)
             let error = #expect(throws: ArchiveError.self) { try store.load(ifMissing: .fail) }
             #expect(error?.kind == .missingFile)
@@ -148,7 +148,7 @@ import Testing
         try withStoreFile { (store: FileAdapter, url: URL) throws in
             try Jot.create(["title": "not a number"])
             try store.save()
-            let strict = try FileAdapter(file: url.deletingLastPathComponent().appendingPathComponent("other"), options: explicitSaves)
+            let strict = try FileAdapter(file: url.deletingLastPathComponent().appendingPathComponent("other"), configuration: explicitSaves)
             let error = #expect(throws: ArchiveError.self) { try NumberedJot.deserialize(from: url, in: strict) }
             #expect(error?.kind == .invalidValue && error?.column == "title" && error?.table == "jots")
             #expect(error?.description.contains("not a number") == true)
@@ -184,7 +184,7 @@ import Testing
     /// Loads `url` per model into a store holding one jot: the load must fail and leave
     /// that jot alone. Returns the error.
     private func perModelLoadFailure(_ url: URL) throws -> ArchiveError? {
-        let store = FileAdapter(options: explicitSaves)
+        let store = FileAdapter(configuration: explicitSaves)
         let kept = Jot()
         kept.title = "kept"
         try kept.save(to: store)
@@ -221,7 +221,7 @@ import Testing
             #expect(error?.message.contains("two records share the id 7") == true, "\(String(describing: error))")
             // Store file, model registered up front: opening it fails.
             let registered = #expect(throws: ArchiveError.self) {
-                let opened = try FileAdapter(file: url, models: [Jot.self], options: explicitSaves)
+                let opened = try FileAdapter(file: url, models: [Jot.self], configuration: explicitSaves)
                 _ = try Jot.query(in: opened).count()
             }
             #expect(registered?.kind == .invalidValue && registered?.column == "id" && registered?.path == url.path)

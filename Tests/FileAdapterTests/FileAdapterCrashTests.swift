@@ -14,11 +14,11 @@ import Testing
             let (kills, inFlight) = try runKillRounds(helper, mode: mode, path: path, rounds: reliabilityRounds(100)) { round, acknowledged in
                 let store: FileAdapter
                 if mode == "archive-files" {
-                    store = FileAdapter(options: explicitSaves)
+                    store = FileAdapter(configuration: explicitSaves)
                     try store.load(CrashSample.self, from: URL(fileURLWithPath: path + ".samples"))
                     try store.load(CrashNote.self, from: URL(fileURLWithPath: path + ".notes"))
                 } else {
-                    store = try FileAdapter(file: URL(fileURLWithPath: path), models: [CrashSample.self], options: explicitSaves)
+                    store = try FileAdapter(file: URL(fileURLWithPath: path), models: [CrashSample.self], configuration: explicitSaves)
                 }
                 let samples = try CrashSample.all(in: store)
                 let generation = try #require(samples.first?.generation, "round \(round): the file is empty")

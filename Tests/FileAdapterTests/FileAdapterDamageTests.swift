@@ -13,7 +13,7 @@ import Testing
             let pristine: [UInt8]
             let saved: [[ModelValue]]
             do {
-                let store = perModel ? FileAdapter(options: explicitSaves) : try FileAdapter(file: url, options: explicitSaves)
+                let store = perModel ? FileAdapter(configuration: explicitSaves) : try FileAdapter(file: url, configuration: explicitSaves)
                 for k in 0..<200 {
                     try Jot.create(["title": .string("jot \(k)"), "body": .string(String(repeating: "ü", count: k % 40))], in: store)
                 }
@@ -23,7 +23,7 @@ import Testing
             }
             var outcomes: [String: Int] = [:]
             let variants = damagedVariants(of: pristine, count: reliabilityRounds(500))
-            let target = FileAdapter(options: explicitSaves)
+            let target = FileAdapter(configuration: explicitSaves)
             try Jot.create(["title": "in memory"], in: target)
             let before = try rows(target, Jot.schema)
             for (name, damage) in variants {
@@ -33,7 +33,7 @@ import Testing
                     if perModel {
                         try target.load(Jot.self, from: url)
                     } else {
-                        let store = try FileAdapter(file: url, options: explicitSaves)
+                        let store = try FileAdapter(file: url, configuration: explicitSaves)
                         #expect(try rows(store, Jot.schema) == saved, "\(name): loaded different rows")
                     }
                     if perModel {

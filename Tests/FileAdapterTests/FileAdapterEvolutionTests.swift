@@ -33,7 +33,7 @@ final class NoteV3: Model {
     /// A store file holding two version-1 notes.
     private func versionOneFile(_ directory: URL) throws -> URL {
         let url = directory.appendingPathComponent("notes.archive")
-        let store = try FileAdapter(file: url, options: explicitSaves)
+        let store = try FileAdapter(file: url, configuration: explicitSaves)
         try NoteV1.create(["title": "a", "hours": 2], in: store)
         try NoteV1.create(["title": "b", "hours": 5], in: store)
         try store.save()
@@ -43,7 +43,7 @@ final class NoteV3: Model {
     @Test func missingColumnsGetDefaultsAndExtraOnesAreDropped() throws {
         try withTemporaryDirectory { directory in
             let url = try versionOneFile(directory)
-            let store = try FileAdapter(file: url, models: [NoteV2.self], options: explicitSaves)
+            let store = try FileAdapter(file: url, models: [NoteV2.self], configuration: explicitSaves)
             let notes = try NoteV2.all(in: store)
             #expect(notes.map(\.title) == ["a", "b"] && notes.map(\.hours) == [2, 5])
             #expect(notes.allSatisfy { $0.body == "(empty)" && $0.priority == 3 && $0.tags == ["new"] })
@@ -60,7 +60,7 @@ final class NoteV3: Model {
     @Test func migrationsRunInOrderOnOlderFilesOnly() throws {
         try withTemporaryDirectory { directory in
             let url = try versionOneFile(directory)
-            let store = try FileAdapter(file: url, options: explicitSaves)
+            let store = try FileAdapter(file: url, configuration: explicitSaves)
             try store.register(
                 NoteV3.self, version: 3,
                 migrations: [
@@ -76,7 +76,7 @@ final class NoteV3: Model {
             #expect(notes.map(\.body) == ["was a", "was b"])
             try store.save()
             // Saved as version 3: opening it again runs no step.
-            let again = try FileAdapter(file: url, options: explicitSaves)
+            let again = try FileAdapter(file: url, configuration: explicitSaves)
             try again.register(
                 NoteV3.self, version: 3, migrations: [ArchiveMigration(to: 2) { _ in throw MigrationRefused() }])
             #expect(try NoteV3.all(in: again).map(\.minutes) == [120, 300])
@@ -86,7 +86,7 @@ final class NoteV3: Model {
     @Test func aFailingMigrationLoadsNothing() throws {
         try withTemporaryDirectory { directory in
             let url = try versionOneFile(directory)
-            let store = FileAdapter(options: explicitSaves)
+            let store = FileAdapter(configuration: explicitSaves)
             try NoteV3.create(["name": "kept"], in: store)
             try store.register(NoteV3.self, version: 2, migrations: [ArchiveMigration(to: 2) { _ in throw MigrationRefused() }])
             let error = #expect(throws: ArchiveError.self) { try NoteV3.deserialize(from: url, in: store) }
@@ -98,11 +98,11 @@ final class NoteV3: Model {
     @Test func newerFilesAndBadRegistrationsAreRefused() throws {
         try withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("v3.archive")
-            let writer = FileAdapter(options: explicitSaves)
+            let writer = FileAdapter(configuration: explicitSaves)
             try writer.register(NoteV3.self, version: 3)
             try NoteV3.create(["name": "future"], in: writer)
             try NoteV3.serialize(to: url, in: writer)
-            let reader = FileAdapter(options: explicitSaves)
+            let reader = FileAdapter(configuration: explicitSaves)
             let error = #expect(throws: ArchiveError.self) { try NoteV3.deserialize(from: url, in: reader) }
             #expect(error?.kind == .newerVersion)
             #expect(throws: StoreError.self) { try reader.register(NoteV3.self, version: 0) }

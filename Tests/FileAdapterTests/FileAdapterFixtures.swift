@@ -41,8 +41,8 @@ final class Pad: Model {
 func makeSpecimens() -> [Specimen] { RecordChecks.samples() }
 
 /// Options without autosave, for tests that decide when files are written.
-var explicitSaves: FileAdapterOptions {
-    var options = FileAdapterOptions()
+var explicitSaves: FileAdapterConfiguration {
+    var options = FileAdapterConfiguration()
     options.autosave = .never
     return options
 }
@@ -52,7 +52,7 @@ var explicitSaves: FileAdapterOptions {
 func withStoreFile<R>(_ body: (FileAdapter, URL) throws -> R) throws -> R {
     try withTemporaryDirectory { directory in
         let url = directory.appendingPathComponent("store.archive")
-        let store = try FileAdapter(file: url, options: explicitSaves)
+        let store = try FileAdapter(file: url, configuration: explicitSaves)
         return try ModelStore.using(store) { try body(store, url) }
     }
 }

@@ -39,15 +39,15 @@ import Testing
     @Test(arguments: settings) func powerCutsKeepWhatTheSettingPromises(_ setting: Setting) throws {
         let cuts = reliabilityRounds(100)
         let disk = SimulatedDisk(seed: UInt64.random(in: 1...UInt64.max))
-        var options = FileAdapterOptions()
+        var options = FileAdapterConfiguration()
         options.autosave = .never
         options.synchronous = setting.synchronous
         options.fileSystem = disk
         let storeURL = URL(fileURLWithPath: "/disk/power.archive")
         let rowsURL = URL(fileURLWithPath: "/disk/rows.archive"), notesURL = URL(fileURLWithPath: "/disk/notes.archive")
         func open() throws -> FileAdapter {
-            guard setting.perModelFiles else { return try FileAdapter(file: storeURL, models: [CrashSample.self], options: options) }
-            let store = FileAdapter(options: options)
+            guard setting.perModelFiles else { return try FileAdapter(file: storeURL, models: [CrashSample.self], configuration: options) }
+            let store = FileAdapter(configuration: options)
             try store.load(CrashSample.self, from: rowsURL)
             try store.load(CrashNote.self, from: notesURL)
             return store

@@ -10,7 +10,7 @@ import Testing
             for specimen in makeSpecimens() { try specimen.save() }
             let before = try rows(store, Specimen.schema)
             try store.save()
-            let reopened = try FileAdapter(file: url, options: explicitSaves)
+            let reopened = try FileAdapter(file: url, configuration: explicitSaves)
             let after = try rows(reopened, Specimen.schema)
             #expect(after == before)
             #expect(after.count == 4)
@@ -46,7 +46,7 @@ import Testing
             try ModelClock.using({ old }) { _ = try Stamped.create(["title": "t"]) }
             try store.save()
             let runs = Stamped.hookRuns.withLock { $0 }
-            let reopened = try FileAdapter(file: url, models: [Stamped.self], options: explicitSaves)
+            let reopened = try FileAdapter(file: url, models: [Stamped.self], configuration: explicitSaves)
             let stamped = try #require(try Stamped.find(1, in: reopened))
             #expect(stamped.updated_at == old && stamped.created_at == old)
             #expect(Stamped.hookRuns.withLock { $0 } == runs)
@@ -58,7 +58,7 @@ import Testing
             let pad = try Pad.create(["label": "home"])
             for k in 0..<20 { try Jot.create(["title": .string("jot \(k)"), "pad_id": .int(pad.id ?? 0)]) }
             try store.save()
-            let reopened = try FileAdapter(file: url, options: explicitSaves)
+            let reopened = try FileAdapter(file: url, configuration: explicitSaves)
             let (children, label, matching) = try ModelStore.using(reopened) {
                 (try Pad.find(pad.id ?? 0)?.jots.count(), try Jot.where(\.title == "jot 7").first()?.load(\.pad)?.label,
                  try Jot.where("title").beginsWith("jot 1").count())
@@ -71,7 +71,7 @@ import Testing
 
     @Test func perModelFilesAreRememberedAndReplaceOnlyThatModel() throws {
         try withTemporaryDirectory { directory in
-            let store = FileAdapter(options: explicitSaves)
+            let store = FileAdapter(configuration: explicitSaves)
             let jots = directory.appendingPathComponent("jots.archive")
             try ModelStore.using(store) {
                 try Jot.deserialize(from: jots)          // missing: starts empty
@@ -98,10 +98,10 @@ import Testing
             try Pad.create(["label": "p"])
             try Jot.create(["title": "j"])
             try store.save()
-            let second = try FileAdapter(file: url, options: explicitSaves)
+            let second = try FileAdapter(file: url, configuration: explicitSaves)
             try ModelStore.using(second) { try Pad.create(["label": "q"]) }   // Jot never touched
             try second.save()
-            let third = try FileAdapter(file: url, options: explicitSaves)
+            let third = try FileAdapter(file: url, configuration: explicitSaves)
             let (jots, pads) = try ModelStore.using(third) { (try Jot.all().map(\.title), try Pad.all().map(\.label)) }
             #expect(jots == ["j"])
             #expect(pads == ["p", "q"])

@@ -68,6 +68,7 @@ final class SpyAdapter: PersistenceAdapter {
     init(_ base: ArrayAdapter) { self.base = base }
     private func note(_ call: String) { calls.withLock { $0.append(call) } }
     func prepare(_ schema: ModelSchema) throws { try base.prepare(schema) }
+    func close() throws { try base.close() }
     func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue {
         note("insert")
         return try base.insert(row, into: schema)

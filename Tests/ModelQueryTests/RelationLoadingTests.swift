@@ -9,6 +9,7 @@ final class FlakyAdapter: PersistenceAdapter {
     struct Down: Error {}
     private func check() throws { if failing.withLock({ $0 }) { throw Down() } }
     func prepare(_ schema: ModelSchema) throws { try base.prepare(schema) }
+    func close() throws { try base.close() }
     func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue { try base.insert(row, into: schema) }
     func update(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws {
         try base.update(row, changedColumns: changedColumns, in: schema)

@@ -8,12 +8,12 @@ import Testing
 struct PostgresAsyncWriteTests {
     @Test func aFailedAsyncInsertRestoresThePreSaveState() async throws {
         let store = try PostgresTestServer.store()
-        defer { store.close() }
+        defer { try? store.close() }
         try await PgTicket.create(["code": "A1"], in: store)
         let twin = PgTicket()
         twin.code = "A1"
-        let error = await #expect(throws: PostgresError.self) { try await twin.save(to: store) }
-        #expect(error?.kind == .uniqueViolation)
+        let error = await #expect(throws: StoreError.self) { try await twin.save(to: store) }
+        #expect(error?.kind == .uniqueViolation && error?.underlying is PostgresError)
         #expect(twin.isNew && twin.id == nil && twin.createdAt == nil && twin.updatedAt == nil)
         #expect(twin.isDirty && twin.code == "A1")
         #expect(try await PgTicket.count(in: store) == 1)
@@ -21,13 +21,14 @@ struct PostgresAsyncWriteTests {
 
     @Test func aFailedAsyncUpdateRestoresThePreSaveState() async throws {
         let store = try PostgresTestServer.store()
-        defer { store.close() }
+        defer { try? store.close() }
         try await PgTicket.create(["code": "A1"], in: store)
         let other = try await PgTicket.create(["code": "B2"], in: store)
         let stamped = other.updatedAt
         try await Task.sleep(for: .milliseconds(2))
         other.code = "A1"
-        await #expect(throws: PostgresError.self) { try await other.save() }
+        let error = await #expect(throws: StoreError.self) { try await other.save() }
+        #expect(error?.kind == .uniqueViolation && error?.column == "code")
         #expect(other.updatedAt == stamped && other.isDirty && other.code == "A1")
         #expect(try await PgTicket.find(other.id ?? -1, in: store)?.code == "B2")
     }

@@ -19,7 +19,7 @@ struct PostgresCrashTests {
                 rounds: reliabilityRounds(100)
             ) { round, _ in
                 let store = try PostgresAdapter(configuration)
-                defer { store.close() }
+                defer { try? store.close() }
                 return try checkWholeGeneration(store, round: round)
             }
             reportReliability(

@@ -32,7 +32,7 @@ struct PostgresDateStorageTests {
 
     @Test func eachColumnIsWrittenInItsStorage() throws {
         let store = try seeded()
-        defer { store.close() }
+        defer { try? store.close() }
         let types = try store.rows(
             "SELECT column_name::text, data_type::text FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'events'")
         let byName = Dictionary(uniqueKeysWithValues: types.map { ($0[0], $0[1]) })
@@ -53,7 +53,7 @@ struct PostgresDateStorageTests {
 
     @Test func datesReadBackToTheStoragePrecision() throws {
         let store = try seeded()
-        defer { store.close() }
+        defer { try? store.close() }
         for (k, date) in Self.instants.enumerated() {
             let event = try #require(try PgEvent.where(\.name == "e\(k)").using(store).first())
             #expect(event.reference == date, "reference seconds are exact")
@@ -67,7 +67,7 @@ struct PostgresDateStorageTests {
     @Test(arguments: ["stamp", "reference", "unix", "millis", "text"])
     func queriesCompareAndOrderInTheColumnsStorage(column: String) throws {
         let store = try seeded()
-        defer { store.close() }
+        defer { try? store.close() }
         let cutoff = Date(timeIntervalSince1970: 1_400_000_000)
         #expect(try PgEvent.where(column).lt(cutoff).using(store).order(by: "name").pluck(\.name) == ["e0", "e1"])
         #expect(try PgEvent.where(column).gte(cutoff).using(store).count() == 2)
@@ -92,7 +92,7 @@ struct PostgresDateStorageTests {
             init() {}
         }
         let store = try PostgresTestServer.store { $0.dateStorage = .millisecondsSince1970 }
-        defer { store.close() }
+        defer { try? store.close() }
         let date = Date(timeIntervalSince1970: 1_000.25)
         try PgNote.create(["at": date, "exact": date], in: store)
         let row = try #require(try store.rows("SELECT at, exact FROM notes").first)

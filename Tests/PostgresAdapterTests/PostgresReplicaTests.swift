@@ -39,12 +39,12 @@ struct PostgresReplicaTests {
 
     @Test func readsGoToTheReplicaAndAnAdapterReadsItsOwnWritesWhileItLags() throws {
         let writer = try PostgresTestServer.store()
-        defer { writer.close() }
+        defer { try? writer.close() }
         let admin = try replicaAdmin()
-        defer { admin.close() }
+        defer { try? admin.close() }
         try PgAccount.create(["owner": "a", "balance": 1], in: writer)
         let reader = try reader(writer.configuration.schema, replicas: [PostgresTestServer.replicaURL ?? ""])
-        defer { reader.close() }
+        defer { try? reader.close() }
         #expect(try reader.rows("SELECT pg_is_in_recovery()")[0][0] == .bool(false), "raw statements go to the primary")
         try waitForReplay(admin, primary: writer)
         #expect(try reader.readRows("SELECT pg_is_in_recovery()")[0][0] == .bool(true), "reads go to the replica")
@@ -68,29 +68,29 @@ struct PostgresReplicaTests {
 
     @Test func aReplicaThatCannotBeReachedIsSkipped() throws {
         let writer = try PostgresTestServer.store()
-        defer { writer.close() }
+        defer { try? writer.close() }
         try PgAccount.create(["owner": "a", "balance": 1], in: writer)
         let admin = try replicaAdmin()
-        defer { admin.close() }
+        defer { try? admin.close() }
         try waitForReplay(admin, primary: writer)
         let dead = "host=127.0.0.1 port=1 dbname=swiftmodel user=postgres connect_timeout=2"
         let reader = try reader(writer.configuration.schema, replicas: [dead, PostgresTestServer.replicaURL ?? ""])
-        defer { reader.close() }
+        defer { try? reader.close() }
         for _ in 0..<6 {
             #expect(try PgAccount.count(in: reader) == 1)
             #expect(try reader.readRows("SELECT pg_is_in_recovery()")[0][0] == .bool(true), "the live replica serves")
         }
         let alone = try self.reader(writer.configuration.schema, replicas: [dead])
-        defer { alone.close() }
+        defer { try? alone.close() }
         #expect(try PgAccount.count(in: alone) == 1, "with no live replica, reads go to the primary")
         #expect(try alone.readRows("SELECT pg_is_in_recovery()")[0][0] == .bool(false))
     }
 
     @Test func aConnectionHandedBackInsideARawTransactionIsDropped() throws {
         let store = try PostgresTestServer.store { $0.maximumConnections = 1 }
-        defer { store.close() }
+        defer { try? store.close() }
         let other = try PostgresTestServer.store { $0.schema = store.configuration.schema }
-        defer { other.close() }
+        defer { try? other.close() }
         try store.prepare(PgAccount.schema)
         try store.execute("BEGIN")  // left open by a raw statement
         try PgAccount.create(["owner": "after", "balance": 1], in: store)

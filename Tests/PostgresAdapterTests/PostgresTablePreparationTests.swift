@@ -27,7 +27,7 @@ struct PostgresTablePreparationTests {
             $0.maximumConnections = callers + 2
             $0.statementTimeout = .seconds(8)
         }
-        defer { store.close() }
+        defer { try? store.close() }
         let started = Counter()
         let results = try await store.transaction { _ -> [Task<Result<Int, any Error>, Never>] in
             _ = try await PgAccount.create(["owner": "first", "balance": 1], in: store)  // the table's first use
@@ -52,7 +52,7 @@ struct PostgresTablePreparationTests {
 
     @Test func aTablePreparedForATransactionOutlivesItsRollback() throws {
         let store = try PostgresTestServer.store()
-        defer { store.close() }
+        defer { try? store.close() }
         struct Abandon: Error {}
         #expect(throws: Abandon.self) {
             try store.withTransaction {
@@ -71,7 +71,7 @@ struct PostgresTablePreparationTests {
         let store = try PostgresTestServer.store {
             $0.statementTimeout = .seconds(8)
         }
-        defer { store.close() }
+        defer { try? store.close() }
         try store.withTransaction {
             let shelf = try PgShelf.create(["label": "A"], in: store)
             _ = try PgBook.create(["title": "T", "shelf_id": .int(shelf.id ?? 0)], in: store)

@@ -69,7 +69,7 @@ import Testing
             try store.close()  // idempotent
             #expect(store.isClosed)
             let error = #expect(throws: StoreError.self) { _ = try Citizen.count(in: store) }
-            #expect(error?.kind == .invalidRequest && error?.message.contains("closed") == true)
+            #expect(error?.kind == .closed && error?.message.contains("closed") == true)
             #expect(throws: StoreError.self) { _ = try Citizen.find(1, in: store) }
             #expect(throws: StoreError.self) { try store.transaction { } }
             #expect(throws: StoreError.self) { try store.read { } }

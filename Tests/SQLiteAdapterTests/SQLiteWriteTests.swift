@@ -50,7 +50,9 @@ import Testing
             do {
                 try clash.save()
                 Issue.record("saved a duplicate code")
-            } catch let error as SQLiteError {
+            } catch let thrown as StoreError {
+                #expect(thrown.kind == .uniqueViolation && thrown.column == "code" && thrown.table == "gadgets")
+                let error = try #require(thrown.underlying as? SQLiteError)
                 #expect(error.kind == .uniqueConstraint)
                 #expect(error.message.contains("gadgets.code"))
                 #expect(error.sql?.hasPrefix("INSERT INTO \"gadgets\"") == true)
@@ -59,7 +61,7 @@ import Testing
             }
             #expect(clash.isNew)
             // A transaction that fails halfway leaves no row behind.
-            #expect(throws: SQLiteError.self) {
+            #expect(throws: StoreError.self) {
                 try store.withTransaction {
                     try Gadget.create(["code": "B"])
                     try Gadget.create(["code": "A"])

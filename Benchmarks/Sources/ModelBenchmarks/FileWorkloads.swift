@@ -12,15 +12,15 @@ func withScratchDirectory<R>(_ body: (URL) throws -> R) throws -> R {
 
 /// Saves without fsync, like `Data.write(to:options: .atomic)` in the baseline: both sides
 /// time encoding plus an atomic replace, not the disk.
-var benchmarkFileOptions: FileAdapterOptions {
-    var options = FileAdapterOptions()
+var benchmarkFileOptions: FileAdapterConfiguration {
+    var options = FileAdapterConfiguration()
     options.autosave = .never
     options.synchronous = false
     return options
 }
 
 func seededFileStore(_ n: Int, file: URL) throws -> FileAdapter {
-    let store = try FileAdapter(file: file, options: benchmarkFileOptions)
+    let store = try FileAdapter(file: file, configuration: benchmarkFileOptions)
     try ModelNotifications.withoutNotifications {
         try store.transaction {
             for k in 0..<n {
@@ -66,7 +66,7 @@ let fileWorkloads: [Workload] = [
                 let url = directory.appendingPathComponent("people.archive")
                 try seededFileStore(n, file: url).save()
                 return try time {
-                    let store = try FileAdapter(file: url, models: [Person.self], options: benchmarkFileOptions)
+                    let store = try FileAdapter(file: url, models: [Person.self], configuration: benchmarkFileOptions)
                     blackHole(store)
                 }
             }

@@ -142,8 +142,8 @@ enum PostgresWorkloads {
             rawTimes.append(seconds(try raw(rawConnection, table, n)))
             let (store2, _, _) = try fresh(url, seed: seed)
             modelTimes.append(seconds(try model(store2, n)))
-            store.close()
-            store2.close()
+            try? store.close()
+            try? store2.close()
         }
         let m = modelTimes.sorted()[modelTimes.count / 2], r = rawTimes.sorted()[rawTimes.count / 2]
         print(

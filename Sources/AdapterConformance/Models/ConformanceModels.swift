@@ -71,6 +71,13 @@ final class ConformanceIntItem: Model {
     init() {}
 }
 
+/// A `.unique` column, optional so that nulls (which never collide) can be stored twice.
+final class ConformanceHandle: Model {
+    @Column(options: .unique) var handle: String?
+    @Column var label: String = ""
+    init() {}
+}
+
 final class ConformanceUUIDItem: Model {
     typealias IDValue = UUID
     @Column var label: String = ""

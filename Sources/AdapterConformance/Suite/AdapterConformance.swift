@@ -31,6 +31,11 @@ public struct AdapterConformance: Sendable {
     let makeStore: @Sendable () throws -> any PersistenceAdapter
     let reopen: (@Sendable (any PersistenceAdapter) throws -> any PersistenceAdapter)?
 
+    /// The `.unique` columns of the suite's models, by table name, for a server under test
+    /// that must be told which fields to keep unique (the `uniqueness` group needs them
+    /// enforced).
+    public static var uniqueColumns: [String: Set<String>] { [ConformanceHandle.schema.tableName: ["handle"]] }
+
     /// A suite for one adapter.
     ///
     /// - Parameters:
@@ -139,6 +144,8 @@ public struct AdapterConformance: Sendable {
         case .persistence: StoreChecks.persistence
         case .concurrency: StoreChecks.concurrency
         case .contexts: ContextChecks.contexts
+        case .uniqueness: StoreErrorChecks.uniqueness
+        case .closing: StoreErrorChecks.closing
         case .asyncAPI, .observation: { _ in }  // async: see the async `run(_:)`
         }
     }

@@ -44,6 +44,12 @@ public enum ConformanceGroup: String, CaseIterable, Sendable, Hashable {
     /// The async API: reads, writes, hooks, bulk writes, async transactions and
     /// cancellation, matching the synchronous API (async `run(_:)` only).
     case asyncAPI
+    /// A value repeated in a `.unique` column is ``StoreError`` `.uniqueViolation` on insert,
+    /// update and batch update, and changes nothing; nulls never collide.
+    case uniqueness
+    /// `close()` waits for work in flight; then every call is ``StoreError`` `.closed`;
+    /// closing twice is harmless, closing inside a transaction is refused.
+    case closing
     /// Query observation: the current result, one fresh result per relevant commit, none
     /// for rollbacks or other tables (async `run(_:)` only).
     case observation
@@ -77,6 +83,9 @@ public struct AdapterLimitations: OptionSet, Sendable, Hashable {
     /// Some queries cannot be expressed and throw ``QueryNotExpressible`` before any work;
     /// such checks are reported as skips.
     public static let partialQueries = AdapterLimitations(rawValue: 1 << 1)
+    /// A constraint failure does not say which column failed (an HTTP 409): a
+    /// `.uniqueViolation`'s ``StoreError/column`` is nil.
+    public static let unnamedConstraintColumns = AdapterLimitations(rawValue: 1 << 5)
     /// Values travel as JSON text: dates keep microseconds (not every bit of the double),
     /// and ±infinity is refused with a typed error, storing nothing.
     public static let jsonValues = AdapterLimitations(rawValue: 1 << 2)

@@ -3,7 +3,7 @@
 /// file, so a crash at any moment leaves either the old file or the new one, never a mix.
 ///
 /// Every call goes through a ``FileSystem`` (``POSIXFileSystem`` unless a test puts a
-/// simulated disk in ``FileAdapterOptions``).
+/// simulated disk in ``FileAdapterConfiguration``).
 enum AtomicFile {
     /// The file's bytes, or `nil` when it does not exist.
     static func contents(of path: String, in fileSystem: any FileSystem) throws(ArchiveError) -> [UInt8]? {

@@ -14,7 +14,7 @@ extension FileAdapter {
     /// scheduled save writes every commit made before it runs). Callers check ``hasFiles``
     /// under the lock they already hold.
     func scheduleAutosave() {
-        guard case .afterCommit(let delay) = options.autosave else { return }
+        guard case .afterCommit(let delay) = configuration.autosave else { return }
         let schedule = autosave.withLock { state in
             if state.scheduled { return false }
             state.scheduled = true
@@ -29,13 +29,14 @@ extension FileAdapter {
 
     private func runAutosave() {
         autosave.withLock { $0.scheduled = false }
+        if memory.withLock({ memory.closed }) { return }  // close() wrote everything
         do {
             try flush()
             autosave.withLock { $0.lastError = nil }
         } catch {
             autosave.withLock { $0.lastError = error }
             Self.log.warning("autosave failed, will retry after the next commit: \(error)")
-            options.onAutosaveError?(error)
+            configuration.onAutosaveError?(error)
         }
     }
 }

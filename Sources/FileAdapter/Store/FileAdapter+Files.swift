@@ -12,7 +12,7 @@ extension FileAdapter {
     ///   or inside a transaction. Nothing changes then.
     public func load(ifMissing: MissingFilePolicy = .startEmpty) throws {
         let file = try storeFile()
-        let tables = try Self.readTables(at: file.path, ifMissing: ifMissing, in: options.fileSystem) ?? []
+        let tables = try Self.readTables(at: file.path, ifMissing: ifMissing, in: configuration.fileSystem) ?? []
         try memory.withLock {
             var replacements: [(schema: ModelSchema, rows: [[ModelValue]], nextID: Int64)] = []
             var pending: [String: ArchivedTable] = [:]
@@ -46,7 +46,8 @@ extension FileAdapter {
         let file = try storeFile()
         try checkNotInTransaction()
         try fileLock.withLock { _ in
-            let snapshot = memory.withLock {
+            let snapshot = try memory.withLock {
+                if memory.closed { throw StoreError.closed(memory.label) }  // never write an emptied store
                 storeDirty = false
                 return storeSnapshot()
             }
@@ -70,7 +71,7 @@ extension FileAdapter {
     public func load<M: Model>(_ type: M.Type, from url: URL? = nil, ifMissing: MissingFilePolicy = .startEmpty) throws {
         let schema = M.schema
         let file = try modelFile(url, schema)
-        let tables = try Self.readTables(at: file.path, ifMissing: ifMissing, in: options.fileSystem)
+        let tables = try Self.readTables(at: file.path, ifMissing: ifMissing, in: configuration.fileSystem)
         try memory.withLock {
             var rows: [[ModelValue]] = [], nextID: Int64 = 1
             if let tables {
@@ -128,9 +129,37 @@ extension FileAdapter {
     /// disk; errors are thrown here (and the changes stay pending).
     public func flush() throws {
         try checkNotInTransaction()
+        try writePending(closing: false)
+    }
+
+    /// Closes the store: waits for transactions in flight on other threads, writes every
+    /// pending change (as ``flush()``), then drops the rows from memory. Later calls throw
+    /// ``StoreError`` `.closed`; closing again does nothing. A scheduled autosave finds the
+    /// store closed and writes nothing (the close wrote it all).
+    ///
+    /// - Throws: ``StoreError`` `.invalidRequest` inside one of this store's transactions;
+    ///   the file system's error when a write fails; the store then stays open with its
+    ///   changes pending, so nothing is lost.
+    public func close() throws {
+        guard !callerIsInTransaction else {
+            throw StoreError(.invalidRequest, table: "", message: "close() inside a transaction")
+        }
+        try writePending(closing: true)
+        try memory.close()
+    }
+
+    /// Writes the store file if anything changed since it was saved, and each per-model
+    /// file whose model changed. With `closing`, the store refuses every call from the
+    /// moment the snapshot is taken (no write can slip in after it), and accepts them again
+    /// if a write fails.
+    private func writePending(closing: Bool) throws {
         try fileLock.withLock { _ in
-            let (store, tables) = try memory.withLock {
-                () throws -> ([TableSnapshot]?, [(URL, String, [TableSnapshot])]) in
+            let snapshot = try memory.withLock {
+                () throws -> (store: [TableSnapshot]?, tables: [(URL, String, [TableSnapshot])])? in
+                if memory.closed {
+                    if closing { return nil }
+                    throw StoreError.closed(memory.label)
+                }
                 let store = file != nil && storeDirty ? storeSnapshot() : nil
                 var tables: [(URL, String, [TableSnapshot])] = []
                 for name in dirtyTables.sorted() {
@@ -139,8 +168,10 @@ extension FileAdapter {
                 }
                 storeDirty = false
                 dirtyTables.subtract(tables.map(\.1))
+                if closing { memory.closed = true }
                 return (store, tables)
             }
+            guard let (store, tables) = snapshot else { return }
             var failed: (any Error)?
             if let store, let file {
                 do { try write(store, to: file) } catch {
@@ -154,7 +185,10 @@ extension FileAdapter {
                     memory.withLock { _ = dirtyTables.insert(name) }
                 }
             }
-            if let failed { throw failed }
+            if let failed {
+                if closing { memory.withLock { memory.closed = false } }
+                throw failed
+            }
         }
     }
 
@@ -189,8 +223,8 @@ extension FileAdapter {
             throw ArchiveError(.unsupported, path: file.path, message: "more than 4,294,967,295 objects in one archive")
         }
         try AtomicFile.replace(
-            file.path, with: bytes, permissions: options.permissions, synchronous: options.synchronous,
-            in: options.fileSystem)
+            file.path, with: bytes, permissions: configuration.permissions, synchronous: configuration.synchronous,
+            in: configuration.fileSystem)
         filesWritten.add(1, ordering: .relaxed)
         Self.log.info(
             "saved \(tables.count) table(s), \(bytes.count) bytes to \(file.path)",

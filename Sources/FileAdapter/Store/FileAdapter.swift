@@ -44,7 +44,9 @@ public final class FileAdapter: PersistenceAdapter, @unchecked Sendable {
     /// The whole-store file, if any.
     public let file: URL?
     /// How files are written.
-    public let options: FileAdapterOptions
+    public let configuration: Configuration
+    /// This adapter's settings: ``FileAdapterConfiguration``.
+    public typealias Configuration = FileAdapterConfiguration
 
     var registrations: [String: ArchiveRegistration] = [:]
     /// Per-model files (and the schema they were used with), by table name.
@@ -66,10 +68,15 @@ public final class FileAdapter: PersistenceAdapter, @unchecked Sendable {
 
     /// A store without a store file: use ``Model/serialize(to:in:)`` and
     /// ``Model/deserialize(from:ifMissing:in:)`` per model type.
-    public init(options: FileAdapterOptions = FileAdapterOptions()) {
+    public init(configuration: Configuration = Configuration()) {
         self.file = nil
-        self.options = options
+        self.configuration = configuration
+        memory.label = "file store"
     }
+
+    /// A store without a store file (renamed ``init(configuration:)``).
+    @available(*, deprecated, renamed: "init(configuration:)")
+    public convenience init(options: Configuration) { self.init(configuration: options) }
 
     /// Opens the store kept in `file`, loading it now (a missing file is an empty store).
     ///
@@ -78,11 +85,18 @@ public final class FileAdapter: PersistenceAdapter, @unchecked Sendable {
     ///     reported here. Tables of other models load on their first use; versioned models
     ///     are declared with ``register(_:version:migrations:)``.
     /// - Throws: ``ArchiveError`` when the file cannot be read or does not fit the models.
-    public init(file: URL, models: [any Model.Type] = [], options: FileAdapterOptions = FileAdapterOptions()) throws {
+    public init(file: URL, models: [any Model.Type] = [], configuration: Configuration = Configuration()) throws {
         self.file = file
-        self.options = options
+        self.configuration = configuration
+        memory.label = "file store at \(file.path)"
         for model in models { registrations[model.schema.tableName] = ArchiveRegistration(schema: model.schema) }
         try load()
+    }
+
+    /// Opens the store kept in `file` (renamed ``init(file:models:configuration:)``).
+    @available(*, deprecated, renamed: "init(file:models:configuration:)")
+    public convenience init(file: URL, models: [any Model.Type] = [], options: Configuration) throws {
+        try self.init(file: file, models: models, configuration: options)
     }
 
     /// Declares a model's schema version and the steps that migrate older records. Rows

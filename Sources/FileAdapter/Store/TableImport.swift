@@ -161,6 +161,10 @@ extension FileAdapter {
             throw ArchiveError(
                 .invalidValue, path: path, table: error.table, column: schema?.idColumn.name,
                 message: "two records share the id \(error.id.map { "\($0)" } ?? "nil")")
+        } catch let error as StoreError where error.kind == .uniqueViolation {
+            throw ArchiveError(
+                .invalidValue, path: path, table: error.table, column: error.column,
+                message: "two records share a value of the unique column \(error.column ?? "?") (record \(error.id.map { "\($0)" } ?? "nil"))")
         }
     }
 }

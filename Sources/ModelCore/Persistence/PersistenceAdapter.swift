@@ -53,4 +53,17 @@ public protocol PersistenceAdapter: AnyObject, Sendable {
     /// Model code should call ``transaction(_:)`` instead, which also defers change
     /// notifications until commit and restores records on rollback.
     func withTransaction<R>(_ body: () throws -> R) throws -> R
+
+    /// Closes the store, with the same meaning on every adapter:
+    /// - it waits for the calls and transactions in flight on other threads to finish
+    ///   (and writes what must be written: a file store flushes, a database commits
+    ///   nothing new), then releases connections, files and sessions;
+    /// - every later call throws ``StoreError`` `.closed`; records loaded from the store
+    ///   keep their values but cannot save to it;
+    /// - closing again does nothing.
+    ///
+    /// - Throws: ``StoreError`` `.invalidRequest` when called inside one of this store's
+    ///   transactions (nothing is closed); the adapter's error when writing what was
+    ///   pending fails (the store then stays open, so nothing is lost).
+    func close() throws
 }

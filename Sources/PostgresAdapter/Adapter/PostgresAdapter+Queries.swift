@@ -23,13 +23,20 @@ extension PostgresAdapter {
 
     /// Sets columns on the rows matching `query` in one `UPDATE` statement; returns how
     /// many rows changed (rows already holding the values are not counted).
+    ///
+    /// - Throws: ``StoreError`` `.uniqueViolation` when a `.unique` column would hold one
+    ///   value in two rows (no row changes).
     public func update(_ query: StoreQuery, set values: [Int: ModelValue]) throws -> Int {
         let table = try table(for: query.schema)
         try query.schema.checkUpdate(values)
         if values.isEmpty { return 0 }
         let (sql, arguments) = try PostgresCompiler.update(
             query, .shared, set: values.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, dates: table.dates)
-        return try writing([query.schema.tableName]) { connection in try connection.query(sql, arguments).affectedRows }
+        do {
+            return try writing([query.schema.tableName]) { connection in try connection.query(sql, arguments).affectedRows }
+        } catch let error as PostgresError {
+            throw error.storeError(table)
+        }
     }
 
     /// Computes `query.aggregate` in SQL (`count`, `sum`, `avg`, `min`, `max`, `GROUP BY`),

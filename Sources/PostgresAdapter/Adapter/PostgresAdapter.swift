@@ -26,6 +26,9 @@ import Synchronization
 /// other threads keep using other connections, isolated by PostgreSQL (`READ COMMITTED`).
 /// Reads outside transactions go to a replica when replicas are configured.
 public final class PostgresAdapter: PersistenceAdapter, @unchecked Sendable {
+    /// This adapter's settings: ``PostgresConfiguration``.
+    public typealias Configuration = PostgresConfiguration
+
     // @unchecked Sendable: `catalog` and `pins` are Locked values; the pools, the router,
     // the publisher and the listener are Sendable; the rest is immutable. A `Pin` is only
     // touched by the thread it is pinned to.
@@ -76,9 +79,15 @@ public final class PostgresAdapter: PersistenceAdapter, @unchecked Sendable {
         }
     }
 
-    /// Stops listening and publishing and closes every connection. Later calls throw
-    /// ``PostgresError`` `.connection`.
-    public func close() {
+    /// Closes the store: stops listening and publishing, waits until the calls and
+    /// transactions in flight on other threads have returned their connections, and closes
+    /// every connection. Later calls throw ``StoreError`` `.closed`; closing again does
+    /// nothing.
+    ///
+    /// - Throws: ``StoreError`` `.invalidRequest` inside one of this store's transactions
+    ///   on the calling thread (nothing is closed).
+    public func close() throws {
+        if pin() != nil { throw StoreError(.invalidRequest, table: "", message: "close() inside a transaction") }
         listener?.stop()
         publisher?.stop()
         primary.close()
@@ -161,7 +170,6 @@ public final class PostgresAdapter: PersistenceAdapter, @unchecked Sendable {
         catalog.withLock { catalog in catalog.owners[table].flatMap { catalog.tables[$0]?.schema } }
     }
 
-    func closedError() -> PostgresError { PostgresError(.connection, message: "the PostgreSQL store is closed") }
 }
 
 /// A transaction open on one thread: its connection, nesting depth, the tables it created

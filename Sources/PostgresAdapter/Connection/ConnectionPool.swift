@@ -73,7 +73,7 @@ final class ConnectionPool: Sendable {
                 }
             }
             condition.unlock()
-            if decision.closed { throw PostgresError(.connection, message: "the PostgreSQL store is closed") }
+            if decision.closed { throw StoreError.closed("PostgreSQL store") }
             if let connection = decision.connection {
                 let suspect = state.withLock { connection.idleSince < $0.suspectBefore }
                 if (!suspect && ContinuousClock.now - connection.idleSince < healthCheckInterval) || ping(connection) {
@@ -131,7 +131,9 @@ final class ConnectionPool: Sendable {
         return try body(connection)
     }
 
-    /// Closes idle connections and refuses new acquires; lent ones close when returned.
+    /// Refuses new acquires (``StoreError`` `.closed`), closes idle connections, then waits
+    /// until every lent connection has come back (and been closed), so work in flight on
+    /// other threads finishes first. Idempotent.
     func close() {
         let idle = state.withLock { s -> [PGConnection] in
             s.closed = true
@@ -142,6 +144,8 @@ final class ConnectionPool: Sendable {
         for connection in idle { connection.close() }
         condition.lock()
         condition.broadcast()
+        // Bounded waits: a release's signal may wake an acquirer instead of this thread.
+        while state.withLock({ $0.open > 0 }) { _ = condition.wait(until: Date().addingTimeInterval(0.05)) }
         condition.unlock()
     }
 

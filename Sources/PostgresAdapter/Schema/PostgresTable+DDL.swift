@@ -88,9 +88,23 @@ extension PostgresTable {
             let unique = column.options.contains(.unique)
             let isForeignKey = foreignKeys.contains { $0.column == index }
             guard unique || column.options.contains(.indexed) || isForeignKey else { return nil }
-            let name = SQLText.quote(String("\(schema.tableName)_\(column.name)_\(unique ? "unique" : "index")".utf8.prefix(63)) ?? "")
+            let name = SQLText.quote(Self.indexName(schema.tableName, column.name, unique: unique))
             return "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(name) ON \(table) (\(SQLText.quote(column.name)))"
         }
+    }
+
+    /// The name of a column's index, cut to PostgreSQL's 63-byte identifier limit.
+    static func indexName(_ table: String, _ column: String, unique: Bool) -> String {
+        String("\(table)_\(column)_\(unique ? "unique" : "index")".utf8.prefix(63)) ?? ""
+    }
+
+    /// The `.unique` column whose index is named `constraint` (as a unique violation
+    /// reports it), if any.
+    func uniqueColumn(constraint: String?) -> String? {
+        guard let constraint else { return nil }
+        return schema.columns.dropFirst().first {
+            $0.options.contains(.unique) && Self.indexName(schema.tableName, $0.name, unique: true) == constraint
+        }?.name
     }
 
     /// A literal for a declared default in DDL, cast to the column's type.

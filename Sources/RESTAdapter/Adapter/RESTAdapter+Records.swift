@@ -40,6 +40,9 @@ extension RESTAdapter {
         }
         let response = try send("POST", url(path, model: schema.modelName), body: body, resource)
         if response.status == 409 {
+            if row[0].isNull {
+                throw StoreError.uniqueViolation(schema, column: nil, underlying: statusError(response, model: schema.modelName))
+            }
             throw StoreError(.duplicateID, table: schema.tableName, id: row[0], message: "the server refused a duplicate (409)")
         }
         let stored = try self.row(payload(response, resource), response, resource)
@@ -65,6 +68,9 @@ extension RESTAdapter {
         let response = try send(put ? "PUT" : "PATCH", url, body: body, resource)
         if response.status == 404 {
             throw StoreError(.notFound, table: schema.tableName, id: row[0], message: "the server has no such record (404)")
+        }
+        if response.status == 409 {
+            throw StoreError.uniqueViolation(schema, column: nil, id: row[0], underlying: statusError(response, model: schema.modelName))
         }
         let payload = try payload(response, resource)
         if case .dictionary = payload { _ = try self.row(payload, response, resource) }

@@ -23,8 +23,10 @@ import ModelEngine
 /// Calls block the calling thread until the response (as every adapter's do); the async
 /// API runs them on its own threads and cancels requests in flight when the task is
 /// cancelled. Errors are ``RESTError`` (method, URL, status, body), except that a
-/// duplicate id (409) and an update of a missing record (404) are ``StoreError`` as on
-/// every adapter, and a missing record on `find` is nil.
+/// duplicate id (409 to a `POST` with an id), any other 409 to a `POST`, `PUT` or `PATCH`
+/// (`.uniqueViolation`, the ``RESTError`` attached), an update of a missing record (404)
+/// and a call after ``close()`` are ``StoreError`` as on every adapter, and a missing
+/// record on `find` is nil.
 ///
 /// Transactions: HTTP has none. ``withTransaction(_:)`` runs its body, but requests
 /// already sent are not undone when it throws (see `Docs/REST.md`). Bulk operations
@@ -35,6 +37,9 @@ import ModelEngine
 /// Thread safety: the adapter is immutable apart from its resource table and the owner
 /// cache, each behind its own lock; requests from many threads run concurrently.
 public final class RESTAdapter: PersistenceAdapter {
+    /// This adapter's settings: ``RESTConfiguration``.
+    public typealias Configuration = RESTConfiguration
+
     /// The API's base URL; resource paths are appended to it.
     public let baseURL: URL
     /// How requests are made.
@@ -83,6 +88,12 @@ public final class RESTAdapter: PersistenceAdapter {
         resolved.withLock { $0[ObjectIdentifier(schema)] = resource }
         return resource
     }
+
+    /// Closes the adapter: waits for the requests in flight on other threads, then
+    /// invalidates the session it made (a session passed to ``init(baseURL:configuration:session:)``
+    /// is left to its owner). Later calls throw ``StoreError`` `.closed`; closing again does
+    /// nothing.
+    public func close() throws { transport.close() }
 
     // MARK: PersistenceAdapter
 

@@ -14,9 +14,14 @@ import Foundation
 final class HTTPTransport: Sendable {
     let session: URLSession
     let configuration: RESTConfiguration
+    /// Whether the session is ours to invalidate on close (not one the caller passed).
+    private let ownsSession: Bool
+    /// Requests in flight, so ``close(_:)`` waits for them.
+    private let gate = CloseGate()
 
     init(configuration: RESTConfiguration, session: URLSession?) {
         self.configuration = configuration
+        ownsSession = session == nil
         if let session {
             self.session = session
         } else {
@@ -33,6 +38,13 @@ final class HTTPTransport: Sendable {
         }
     }
 
+    /// Waits for the requests in flight, then refuses new ones (``StoreError`` `.closed`)
+    /// and invalidates the session if it is ours.
+    func close() {
+        guard gate.close() else { return }
+        if ownsSession { session.finishTasksAndInvalidate() }
+    }
+
     static func seconds(_ duration: Duration) -> Double {
         let (s, atto) = duration.components
         return Double(s) + Double(atto) / 1e18
@@ -42,6 +54,8 @@ final class HTTPTransport: Sendable {
     /// status, except that statuses still failing after the retries are returned too:
     /// the caller decides what a status means.
     func send(_ original: URLRequest, model: String?) throws -> RESTResponse {
+        try gate.enter { StoreError.closed("REST store for \(original.url?.host ?? "?")") }
+        defer { gate.leave() }
         let method = original.httpMethod ?? "GET"
         let url = original.url ?? URL(fileURLWithPath: "/")
         let policy = configuration.retry

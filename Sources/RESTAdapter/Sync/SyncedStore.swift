@@ -42,6 +42,10 @@ public final class SyncedStore: PersistenceAdapter {
 
     public func prepare(_ schema: ModelSchema) throws { try local.prepare(schema) }
 
+    /// Closes the local adapter underneath (see ``PersistenceAdapter/close()``); the
+    /// remote adapter belongs to the ``RESTSync`` and is closed on its own.
+    public func close() throws { try local.close() }
+
     public func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue {
         guard isSynced(schema) else { return try local.insert(row, into: schema) }
         var row = row

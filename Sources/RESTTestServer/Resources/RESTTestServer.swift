@@ -33,13 +33,20 @@ public final class RESTTestServer: Sendable {
         public var acceptedTokens: Set<String>?
         /// A path prefix every route lives under (`/api/v1`).
         public var pathPrefix: String
+        /// Fields whose non-null values must differ between the objects of a collection, by
+        /// collection name: a create or update that would repeat one gets a 409.
+        public var uniqueFields: [String: Set<String>]
 
-        /// Options; by default no envelope, no paging, no auth, no prefix.
-        public init(envelope: String? = nil, pageSize: Int? = nil, acceptedTokens: Set<String>? = nil, pathPrefix: String = "") {
+        /// Options; by default no envelope, no paging, no auth, no prefix, no unique fields.
+        public init(
+            envelope: String? = nil, pageSize: Int? = nil, acceptedTokens: Set<String>? = nil, pathPrefix: String = "",
+            uniqueFields: [String: Set<String>] = [:]
+        ) {
             self.envelope = envelope
             self.pageSize = pageSize
             self.acceptedTokens = acceptedTokens
             self.pathPrefix = pathPrefix
+            self.uniqueFields = uniqueFields
         }
     }
 
@@ -191,6 +198,9 @@ public final class RESTTestServer: Sendable {
             let current = state.collections[collection]?.objects[index] ?? [:]
             if request.method == "PATCH" { object = current.merging(object) { _, new in new } }
             object["id"] = current["id"]
+            if let field = repeatedField(object, in: collection, except: index, options, state) {
+                return error(409, "another \(collection) object has this \(field)")
+            }
             state.collections[collection]?.objects[index] = object
             return respond(200, object, options)
         default: return error(405, "\(request.method) is not allowed on a resource")
@@ -239,11 +249,27 @@ public final class RESTTestServer: Sendable {
         if let id = object["id"], !id.isNull, find(idString(id), in: collection, state) != nil {
             return error(409, "\(collection) \(idString(id)) exists")
         }
+        if let field = repeatedField(object, in: collection, except: nil, options, state) {
+            return error(409, "another \(collection) object has this \(field)")
+        }
         let stored = store(object, in: collection, &state)
         return respond(201, stored, options, headers: [("Location", "/\(collection)/\(idString(stored["id"]))")])
     }
 
     // MARK: Helpers
+
+    /// A unique field whose non-null value in `object` another object of the collection
+    /// (the one at `except` aside) already has.
+    private static func repeatedField(
+        _ object: [String: ModelValue], in collection: String, except: Int?, _ options: Options, _ state: State
+    ) -> String? {
+        let objects = state.collections[collection]?.objects ?? []
+        for field in (options.uniqueFields[collection] ?? []).sorted() {
+            guard let value = object[field], !value.isNull else { continue }
+            if objects.indices.contains(where: { $0 != except && objects[$0][field] == value }) { return field }
+        }
+        return nil
+    }
 
     private static func store(_ object: [String: ModelValue], in collection: String, _ state: inout State) -> [String: ModelValue] {
         var object = object

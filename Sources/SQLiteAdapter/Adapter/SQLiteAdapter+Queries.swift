@@ -37,13 +37,20 @@ extension SQLiteAdapter {
 
     /// Sets columns on the rows matching `query` in one `UPDATE` statement; returns how
     /// many rows changed (rows already holding the values are not counted).
+    ///
+    /// - Throws: ``StoreError`` `.uniqueViolation` when a `.unique` column would hold one
+    ///   value in two rows (no row changes).
     public func update(_ query: StoreQuery, set values: [Int: ModelValue]) throws -> Int {
         let mapping = try mapping(for: query.schema)
         try query.schema.checkUpdate(values)
         if values.isEmpty { return 0 }
         let (sql, arguments) = try SQLiteCompiler.update(
             query, .shared, set: values.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, dates: mapping.dates)
-        return try writing { db in try db.run(sql, arguments) }
+        do {
+            return try writing { db in try db.run(sql, arguments) }
+        } catch let error as SQLiteError {
+            throw error.storeError(query.schema)
+        }
     }
 
     /// Computes `query.aggregate` in SQL (`count`, `sum`, `avg`, `min`, `max`, `GROUP BY`),

@@ -79,7 +79,7 @@ extension SQLiteAdapter {
     /// finalizes every cached statement and closes every connection, so the file can be
     /// moved, deleted or opened exclusively by another program. Idempotent.
     ///
-    /// Every later call on the adapter throws ``StoreError`` `.invalidRequest`; records
+    /// Every later call on the adapter throws ``StoreError`` `.closed`; records
     /// loaded from it keep their values but cannot save to it. Releasing the adapter closes
     /// it too; call `close()` when the moment matters.
     ///

@@ -4,9 +4,10 @@ extension SQLiteAdapter {
     /// Inserts a row with one cached `INSERT`; a null id of an auto-increment model becomes
     /// the next id (`AUTOINCREMENT`: ids are never reused, as in every adapter).
     ///
-    /// - Throws: ``StoreError`` `.duplicateID` for an id already stored; ``SQLiteError``
-    ///   for other constraint violations (unique, foreign key, not null). Nothing is
-    ///   stored on failure.
+    /// - Throws: ``StoreError`` `.duplicateID` for an id already stored, `.uniqueViolation`
+    ///   for a value a `.unique` column already holds (the ``SQLiteError`` attached);
+    ///   ``SQLiteError`` for other constraint violations (foreign key, not null). Nothing
+    ///   is stored on failure.
     public func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue {
         let mapping = try mapping(for: schema)
         try schema.checkRow(row)
@@ -25,7 +26,7 @@ extension SQLiteAdapter {
                 if error.extendedCode == ExtendedCode.primaryKey {
                     throw StoreError(.duplicateID, table: schema.tableName, id: row[0], message: "a row with this id already exists")
                 }
-                throw error.with(arguments: row)
+                throw error.with(arguments: row).storeError(schema, id: row[0])
             }
             return row[0].isNull ? .int(db.lastInsertRowID) : row[0]
         }
@@ -34,7 +35,8 @@ extension SQLiteAdapter {
     /// Writes the changed columns of the row with id `row[0]` (all columns when none are
     /// listed), with one cached `UPDATE` per set of columns.
     ///
-    /// - Throws: ``StoreError`` `.notFound` when no row has that id; ``SQLiteError`` for
+    /// - Throws: ``StoreError`` `.notFound` when no row has that id, `.uniqueViolation` for
+    ///   a value a `.unique` column holds in another row; ``SQLiteError`` for other
     ///   constraint violations (the row is left as it was).
     public func update(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws {
         let mapping = try mapping(for: schema)
@@ -60,7 +62,7 @@ extension SQLiteAdapter {
                 try statement.bind(row[0], at: index)
                 _ = try statement.step()
             } catch let error as SQLiteError {
-                throw error.with(arguments: columns.map { row[$0] } + [row[0]])
+                throw error.with(arguments: columns.map { row[$0] } + [row[0]]).storeError(schema, id: row[0])
             }
             if db.changes == 0 {
                 throw StoreError(.notFound, table: schema.tableName, id: row[0], message: "no row with this id to update")
@@ -116,6 +118,17 @@ extension SQLiteConnection {
 }
 
 extension SQLiteError {
+    /// A `UNIQUE` index violation as the ``StoreError`` `.uniqueViolation` every adapter
+    /// throws (this error attached), naming the column from SQLite's message
+    /// (`UNIQUE constraint failed: table.column`); any other error as it is.
+    func storeError(_ schema: ModelSchema, id: ModelValue? = nil) -> any Error {
+        guard extendedCode == ExtendedCode.unique else { return self }
+        let prefix = "UNIQUE constraint failed: \(schema.tableName)."
+        let named = message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : nil
+        let column = schema.columns.first { $0.name == named }?.name
+        return StoreError.uniqueViolation(schema, column: column, id: id, underlying: self)
+    }
+
     /// The same error, remembering the bound values (kept out of `description`).
     func with(arguments: [ModelValue]) -> SQLiteError {
         SQLiteError(code: code, extendedCode: extendedCode, message: message, sql: sql, arguments: arguments)

@@ -27,6 +27,9 @@ import Synchronization
 /// last committed state (WAL snapshot isolation). Reads made by the thread that has a
 /// transaction open go to the writer and see that transaction's changes.
 public final class SQLiteAdapter: PersistenceAdapter, @unchecked Sendable {
+    /// This adapter's settings: ``SQLiteConfiguration``.
+    public typealias Configuration = SQLiteConfiguration
+
     // @unchecked Sendable: `writer`, `depth` and `preparedByLevel` are only touched while
     // holding `writerLock`; `catalog` is a Locked value; `readers`, `transactionOwner` and
     // `openReadBlocks` are Sendable; the rest is immutable.
@@ -131,9 +134,7 @@ public final class SQLiteAdapter: PersistenceAdapter, @unchecked Sendable {
         return try writing(body)
     }
 
-    func closedError() -> StoreError {
-        StoreError(.invalidRequest, table: "", message: "the SQLite store at \(path) is closed")
-    }
+    func closedError() -> StoreError { .closed("SQLite store at \(path)") }
 
     func writeInsideReadError() -> StoreError {
         StoreError(.invalidRequest, table: "", message: "a write inside read { } (use transaction { } to write)")

@@ -10,8 +10,8 @@ import Foundation
 typealias MyAdapter = FileAdapter
 
 /// Explicit saves only (no autosave timers in tests).
-private var explicitSaves: FileAdapterOptions {
-    var options = FileAdapterOptions()
+private var explicitSaves: FileAdapterConfiguration {
+    var options = FileAdapterConfiguration()
     options.autosave = .never
     return options
 }
@@ -20,7 +20,7 @@ extension FileAdapter {
     /// A fresh store on a new temporary file.
     static func temporary() throws -> FileAdapter {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("swiftmodel-doc-\(UUID().uuidString).archive")
-        return try FileAdapter(file: file, options: explicitSaves)
+        return try FileAdapter(file: file, configuration: explicitSaves)
     }
 
     /// Saves `store` and opens its file again.
@@ -28,8 +28,8 @@ extension FileAdapter {
         guard let store = store as? FileAdapter, let file = store.file else {
             throw StoreError(.invalidRequest, table: "*", message: "not a FileAdapter with a file")
         }
-        try store.save()
-        try self.init(file: file, options: explicitSaves)
+        try store.close()
+        try self.init(file: file, configuration: explicitSaves)
     }
 }
 

@@ -11,16 +11,16 @@ public func fuzzArchiveReader(_ bytes: UnsafeRawBufferPointer) {
     } catch {
         fuzzFailure("cannot write the scratch file \(url.path): \(error)")
     }
-    var options = FileAdapterOptions()
+    var options = FileAdapterConfiguration()
     options.autosave = .never
     do {
-        let store = try FileAdapter(file: url, models: [FuzzGadget.self], options: options)
+        let store = try FileAdapter(file: url, models: [FuzzGadget.self], configuration: options)
         _ = try FuzzGadget.query(in: store).all()
     } catch is ArchiveError {
     } catch {
         fuzzFailure("store file: an untyped error: \(type(of: error)) \(error)")
     }
-    let store = FileAdapter(options: options)
+    let store = FileAdapter(configuration: options)
     do {
         let kept = FuzzGadget()
         kept.name = "kept"

@@ -1,12 +1,13 @@
-/// How a ``FileAdapter`` writes its files.
+/// How a ``FileAdapter`` writes its files (`FileAdapter.Configuration`; formerly
+/// `FileAdapterOptions`).
 ///
 /// ```swift
-/// var options = FileAdapterOptions()
-/// options.autosave = .never                 // only save() / serialize() write
-/// options.permissions = 0o640
-/// let store = try FileAdapter(file: url, options: options)
+/// var configuration = FileAdapter.Configuration()
+/// configuration.autosave = .never                 // only save() / serialize() write
+/// configuration.permissions = 0o640
+/// let store = try FileAdapter(file: url, configuration: configuration)
 /// ```
-public struct FileAdapterOptions: Sendable {
+public struct FileAdapterConfiguration: Sendable {
     /// When files are written without an explicit ``FileAdapter/save()``.
     public enum Autosave: Sendable, Equatable {
         /// Only explicit saves write.
@@ -47,3 +48,7 @@ public enum MissingFilePolicy: Sendable {
     /// Throw ``ArchiveError`` `.missingFile`.
     case fail
 }
+
+/// The former name of ``FileAdapterConfiguration``.
+@available(*, deprecated, renamed: "FileAdapterConfiguration")
+public typealias FileAdapterOptions = FileAdapterConfiguration
