@@ -95,3 +95,12 @@ package struct DocumentPath {
         return out
     }
 }
+
+extension SerializationError: SwiftModelError {
+    /// The model.
+    public var modelName: String? { model }
+    /// The key path in the document (`"todos[3].due"`).
+    public var columnName: String? { keyPath.isEmpty ? nil : keyPath }
+    /// The value found, when one was.
+    public var offendingValue: ModelValue? { found }
+}

@@ -71,6 +71,7 @@ final class LooseMember: Model {
             try writer.close()
             let error = #expect(throws: ArchiveError.self) { try FileAdapter(file: url, models: [Member.self]) }
             #expect(error?.kind == .invalidValue && error?.column == "handle" && error?.table == "members")
+            #expect(error.map { ($0 as any SwiftModelError).columnName } == "handle")
             #expect(try FileAdapter(file: url, models: [LooseMember.self]).count(StoreQuery(schema: LooseMember.schema)) == 3)
 
             let store = FileAdapter(configuration: explicitSaves)

@@ -17,6 +17,8 @@ struct DynamicAccessTests {
         #expect(error?.kind == .unknownColumn)
         #expect(error?.column == "colour")
         #expect(error?.model == "Task")
+        let shared = try #require(error as (any SwiftModelError)?)
+        #expect(shared.modelName == "Task" && shared.columnName == "colour" && shared.storeErrorKind == nil)
         let task = Task()
         #expect(throws: ModelError.self) { try task.set("colour", to: "red") }
         #expect(throws: ModelError.self) { try task["colour"] }
@@ -24,7 +26,9 @@ struct DynamicAccessTests {
 
     @Test func setIsAllOrNothing() throws {
         let task = Task(name: "keep")
-        #expect(throws: CastError.self) { try task.set(["name": "new", "priority": "high"]) }
+        let error = #expect(throws: CastError.self) { try task.set(["name": "new", "priority": "high"]) }
+        let shared = error.map { $0 as any SwiftModelError }
+        #expect(shared?.modelName == "Task" && shared?.columnName == "priority" && shared?.offendingValue == "high")
         #expect(task.name == "keep")
         #expect(task.priority == 0)
     }

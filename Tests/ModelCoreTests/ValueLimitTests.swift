@@ -30,6 +30,7 @@ struct ValueLimitTests {
                 _ = try Limited(json: Data("{\"count\": \(text)}".utf8))
             }
             #expect(error?.kind == .typeMismatch, "\(text)")
+            #expect(error.map { ($0 as any SwiftModelError).columnName?.contains("count") == true } == true, "\(text)")
         }
         let min = try Limited(json: Data("{\"count\": -9223372036854775808}".utf8))
         #expect(min.count == .min)

@@ -106,6 +106,7 @@ import Testing
     func malformedLayoutsAreDefinitionErrors(_ broken: BrokenLayouts) throws {
         let error = try #require(throws: FormDefinitionError.self) { try broken.describe() }
         #expect(error.model == broken.model)
+        #expect((error as any SwiftModelError).modelName == broken.model)
         #expect(error.problems.contains { $0.contains(broken.expected) }, "\(error.problems)")
     }
 }

@@ -64,6 +64,7 @@ import Testing
         try withPeople { (_: ArrayAdapter) throws in
             let error = try #require(throws: QueryError.self) { try Person.order(by: "nmae").all() }
             #expect(error.kind == .unknownColumn && error.column == "nmae")
+            #expect((error as any SwiftModelError).modelName == "Person" && (error as any SwiftModelError).columnName == "nmae")
         }
     }
 }

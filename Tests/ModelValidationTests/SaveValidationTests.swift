@@ -23,6 +23,7 @@ import Testing
             let error = try #require(throws: RecordInvalid.self) { try account.save() }
             #expect(account.isNew && account.id == nil && account.errors.codes(for: "name").contains("blank"))
             #expect(error.model == "Account" && error.id == .null)
+            #expect((error as any SwiftModelError).modelName == "Account" && (error as any SwiftModelError).columnName == "name")
             #expect(error.errors.fullMessages == ["name can't be blank", "name is too short (minimum is 2 characters)"])
             #expect(throws: RecordInvalid.self) { try Account.create(["name": "Ada", "email": "not-an-email"]) }
             #expect(try Account.count() == 0)

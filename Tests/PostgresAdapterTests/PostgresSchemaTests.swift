@@ -51,6 +51,9 @@ struct PostgresSchemaTests {
         #expect(thrown?.kind == .uniqueViolation && thrown?.column == "code" && thrown?.table == PgGadget.schema.tableName)
         let error = thrown?.underlying as? PostgresError
         #expect(error?.kind == .uniqueViolation)
+        let shared = error.map { $0 as any SwiftModelError }
+        #expect(shared?.storeErrorKind == .uniqueViolation && shared?.isConstraintFailure == true)
+        #expect(shared?.tableName == PgGadget.schema.tableName)
         #expect(error?.sqlState == "23505")
         #expect(error?.constraint == "\(PgGadget.schema.tableName)_code_unique")
         #expect(error?.table == PgGadget.schema.tableName)

@@ -33,6 +33,7 @@ import Testing
         let clash = #expect(throws: StoreError.self) { try Company.create(["name": "Acme"], in: f.adapter) }
         #expect(clash?.kind == .uniqueViolation && clash?.table == Company.schema.tableName)
         #expect((clash?.underlying as? RESTError)?.status == 409, "the server's answer stays attached")
+        #expect((clash?.underlying as? any SwiftModelError)?.modelName == "Company")
         let other = try Company.create(["name": "Other"], in: f.adapter)
         other.name = "Acme"
         let update = #expect(throws: StoreError.self) { try other.save() }

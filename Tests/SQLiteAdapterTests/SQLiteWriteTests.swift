@@ -54,6 +54,7 @@ import Testing
                 #expect(thrown.kind == .uniqueViolation && thrown.column == "code" && thrown.table == "gadgets")
                 let error = try #require(thrown.underlying as? SQLiteError)
                 #expect(error.kind == .uniqueConstraint)
+                #expect((error as any SwiftModelError).storeErrorKind == .uniqueViolation && (error as any SwiftModelError).isConstraintFailure)
                 #expect(error.message.contains("gadgets.code"))
                 #expect(error.sql?.hasPrefix("INSERT INTO \"gadgets\"") == true)
                 #expect(!error.description.contains("\"A\""))  // bound values stay out of the text

@@ -107,6 +107,10 @@ enum LimitChecks {
             c.equal(error?.column, column, "\(what): the error names the column")
             c.equal(error?.id, id, "\(what): the error names the row")
             c.equal(error?.table, schema.tableName, "\(what): the error names the table")
+            let shared = error.map { $0 as any SwiftModelError }
+            c.equal(shared?.columnName, column, "\(what): as SwiftModelError, the column")
+            c.equal(shared?.tableName, schema.tableName, "\(what): as SwiftModelError, the table")
+            c.equal(shared?.storeErrorKind, .invalidStoredValue, "\(what): as SwiftModelError, the kind")
             _ = c.expectThrows(InvalidStoredValue.self, "\(what): a query over it") { _ = try ConformanceLimit.all() }
             _ = try c.store.delete(id: id, from: schema)
         }

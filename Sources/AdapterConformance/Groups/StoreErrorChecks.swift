@@ -21,6 +21,11 @@ enum StoreErrorChecks {
             c.equal(error.table, ConformanceHandle.schema.tableName, "\(what): the table")
             if !c.limitations.contains(.unnamedConstraintColumns) {
                 c.equal(error.column, "handle", "\(what): the column")
+                c.equal((error as any SwiftModelError).columnName, "handle", "\(what): as SwiftModelError, the column")
+            }
+            c.expect((error as any SwiftModelError).isConstraintFailure, "\(what): as SwiftModelError, a constraint failure")
+            if let engine = error.underlying as? any SwiftModelError {
+                c.equal(engine.storeErrorKind ?? .uniqueViolation, .uniqueViolation, "\(what): the engine's own error agrees")
             }
         }
         let a = try handle("x", "a")

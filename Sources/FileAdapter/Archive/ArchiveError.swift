@@ -60,3 +60,10 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
         return text + ": " + message
     }
 }
+
+extension ArchiveError: SwiftModelError {
+    /// The table concerned, if any.
+    public var tableName: String? { table }
+    /// The column concerned, if any.
+    public var columnName: String? { column }
+}

@@ -133,3 +133,8 @@ public struct FormDefinitionError: Error, Sendable, Equatable, CustomStringConve
 
     public var description: String { "\(model) form: " + problems.joined(separator: "; ") }
 }
+
+extension FormDefinitionError: SwiftModelError {
+    /// The model.
+    public var modelName: String? { model }
+}

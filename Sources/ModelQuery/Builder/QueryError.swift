@@ -49,3 +49,12 @@ public struct QueryError: Error, Sendable, Equatable, CustomStringConvertible {
         return "query on \(where_): \(message)"
     }
 }
+
+extension QueryError: SwiftModelError {
+    /// The model queried.
+    public var modelName: String? { model }
+    /// The column, when one is concerned.
+    public var columnName: String? { column }
+    /// The value that does not fit the column, when one is concerned.
+    public var offendingValue: ModelValue? { value }
+}

@@ -49,3 +49,8 @@ public struct ContextError: Error, Sendable, Equatable, CustomStringConvertible 
         return place + ": " + message
     }
 }
+
+extension ContextError: SwiftModelError {
+    /// The model, when one is concerned.
+    public var modelName: String? { model }
+}

@@ -55,3 +55,18 @@ public struct ValidationDefinitionError: Error, Sendable, Equatable, CustomStrin
         "invalid \(rule) validation on \(model)" + (column.map { ".\($0)" } ?? "") + ": \(reason)"
     }
 }
+
+extension RecordInvalid: SwiftModelError {
+    /// The model.
+    public var modelName: String? { model }
+    /// The attribute with the first error, when errors name attributes (every message is
+    /// in ``errors``).
+    public var columnName: String? { errors.first?.column }
+}
+
+extension ValidationDefinitionError: SwiftModelError {
+    /// The model.
+    public var modelName: String? { model }
+    /// The column the rule names, if any.
+    public var columnName: String? { column }
+}

@@ -132,3 +132,14 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         return text
     }
 }
+
+extension PostgresError: SwiftModelError {
+    /// The table the server named, if any.
+    public var tableName: String? { table }
+    /// The column the server named, if any.
+    public var columnName: String? { column }
+    /// `.uniqueViolation` for SQLSTATE 23505.
+    public var storeErrorKind: StoreError.Kind? { kind == .uniqueViolation ? .uniqueViolation : nil }
+    /// Whether the server refused an integrity constraint (SQLSTATE class 23).
+    public var isConstraintFailure: Bool { sqlState?.hasPrefix("23") == true }
+}

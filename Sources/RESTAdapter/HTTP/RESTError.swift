@@ -97,3 +97,10 @@ extension RESTError: QueryNotExpressible {
     /// The query part an encoder refused, for ``Kind/unsupportedQuery``.
     public var unexpressedPart: String? { kind == .unsupportedQuery ? message : nil }
 }
+
+extension RESTError: SwiftModelError {
+    /// The model, when known.
+    public var modelName: String? { model }
+}
+
+extension RESTQueryError: SwiftModelError {}

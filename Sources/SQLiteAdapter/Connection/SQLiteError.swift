@@ -104,3 +104,16 @@ enum ExtendedCode {
     static let unique = SQLITE_CONSTRAINT | (8 << 8)
     static let rowid = SQLITE_CONSTRAINT | (10 << 8)
 }
+
+extension SQLiteError: SwiftModelError {
+    /// `.uniqueViolation` for a `UNIQUE` index, `.duplicateID` for the primary key.
+    public var storeErrorKind: StoreError.Kind? {
+        switch extendedCode {
+        case ExtendedCode.unique: .uniqueViolation
+        case ExtendedCode.primaryKey, ExtendedCode.rowid: .duplicateID
+        default: nil
+        }
+    }
+    /// Whether SQLite refused a constraint (`SQLITE_CONSTRAINT`).
+    public var isConstraintFailure: Bool { isConstraintViolation }
+}

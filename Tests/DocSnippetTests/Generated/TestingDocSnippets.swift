@@ -31,7 +31,7 @@ extension TestingDoc {
 
     }
 
-    /// Docs/Testing.md, snippet 3 (line 98).
+    /// Docs/Testing.md, snippet 3 (line 104).
     static func snippet3(_ context: Context) throws {
         let mismatches = try DifferentialRun(seed: 7).compare([
             "ArrayAdapter": ArrayAdapter(), "MyAdapter": try MyAdapter.temporary(),
