@@ -11,7 +11,9 @@ For each document with snippets it writes Tests/DocSnippetTests/Generated/<Doc>S
 - names the snippet uses from the document's context (`Tests/DocSnippetTests/Context/
   <Doc>Context.swift`: `struct Context { let task: …; … }` and `withContext(_:)`) are bound
   at the top of the body;
-- one Swift Testing test per snippet runs it inside `withContext`.
+- one Swift Testing test per snippet runs it inside `withContext`, with private store,
+  template and notification settings (`privately` in Tests/DocSnippetTests/Show.swift),
+  so a snippet that sets a default store changes nothing other tests see.
 
 An HTML comment on the line before a fence adjusts one snippet:
   <!-- snippet: compile-only -->   compiled, not run (loops forever, needs a server…)
@@ -243,7 +245,7 @@ def generate(path):
         if is_async:
             out.append(f"    // snippet {s.number} is async: compiled only")
             continue
-        out.append(f"    @Test func snippet{s.number}() throws {{ try {doc}.withContext {{ try {doc}.snippet{s.number}($0) }} }}")
+        out.append(f"    @Test func snippet{s.number}() throws {{ try privately {{ try {doc}.withContext {{ try {doc}.snippet{s.number}($0) }} }} }}")
     out.append("}")
     return os.path.join(OUT, doc + "Snippets.swift"), "\n".join(out) + "\n"
 

@@ -162,15 +162,22 @@ struct NotificationTests {
         #expect(Mode.unused.named == .named && Mode.named.posts)
         #expect(Mode.off.named == .off && !Mode.off.posts)  // an explicit `false` stays
         #expect(Mode.on.named == .on && Mode.on.posts)
-        _ = Notification.Name.modelDidChange
-        #expect(ModelNotifications.postsToNotificationCenter)
+        ModelNotifications.withPrivateSettings {
+            #expect(!ModelNotifications.postsToNotificationCenter, "a private setting starts unused")
+            _ = Notification.Name.modelDidChange
+            #expect(ModelNotifications.postsToNotificationCenter)
+        }
     }
 
     @Test func notificationCenterPostingCanBeTurnedOff() throws {
-        let posts = PostCollector(Note.self)
-        ModelNotifications.postsToNotificationCenter = false
-        defer { ModelNotifications.postsToNotificationCenter = true }
-        try withStore { (_: ArrayAdapter) throws in try Note().save() }
-        #expect(posts.received.isEmpty)
+        try ModelNotifications.withPrivateSettings { () throws in
+            let posts = PostCollector(Note.self)
+            ModelNotifications.postsToNotificationCenter = false
+            try withStore { (_: ArrayAdapter) throws in try Note().save() }
+            #expect(posts.received.isEmpty)
+            ModelNotifications.postsToNotificationCenter = true
+            try withStore { (_: ArrayAdapter) throws in try Note().save() }
+            #expect(posts.received.count == 1)
+        }
     }
 }

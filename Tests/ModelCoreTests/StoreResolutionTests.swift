@@ -12,16 +12,18 @@ final class Routed: Model {
     init() {}
 }
 
-@Suite("Store resolution", .serialized)
+/// Every test that sets a default or per-type store does it in private settings
+/// (`ModelStore.withPrivateSettings`), so suites running in parallel never see it.
+@Suite("Store resolution")
 struct StoreResolutionTests {
     @Test func perCallBeatsScopeBeatsPerTypeBeatsDefault() throws {
+        try ModelStore.withPrivateSettings { try resolutionOrder() }
+    }
+
+    private func resolutionOrder() throws {
         let global = ArrayAdapter(), perType = ArrayAdapter(), scoped = ArrayAdapter(), explicit = ArrayAdapter()
         ModelStore.setDefault(global)
         ModelStore.setAdapter(perType, for: Routed.self)
-        defer {
-            ModelStore.setDefault(nil)
-            ModelStore.setAdapter(nil, for: Routed.self)
-        }
         try Scoped().save()
         try Routed().save()
         #expect(try Scoped.count(in: global) == 1)
@@ -45,6 +47,20 @@ struct StoreResolutionTests {
             #expect(try Scoped.count() == 0)
         }
         #expect(try Scoped.find(1, in: a)?.name == "changed")
+    }
+
+    @Test func privateSettingsStayInsideTheirScope() throws {
+        let inside = ArrayAdapter()
+        try ModelStore.withPrivateSettings { () throws in
+            ModelStore.setDefault(inside)
+            #expect(ModelStore.defaultAdapter === inside)
+            try Scoped().save()
+            try ModelStore.withPrivateSettings { () throws in
+                #expect(ModelStore.defaultAdapter == nil, "a nested private scope starts empty")
+            }
+        }
+        #expect(ModelStore.defaultAdapter !== inside, "the process default never saw it")
+        #expect(try Scoped.count(in: inside) == 1)
     }
 
     @Test func noStoreIsATypedError() throws {

@@ -11,8 +11,7 @@ import Testing
         @Column var when: Date?
         var transient = ""
         init() {}
-        nonisolated(unsafe) static var declare: (inout Validations<Broken>) -> Void = { _ in }
-        static func validations(_ v: inout Validations<Broken>) { declare(&v) }
+        static func validations(_ v: inout Validations<Broken>) {}
     }
 
     /// Builds a throwaway model type per case by declaring on a fresh generic instance.

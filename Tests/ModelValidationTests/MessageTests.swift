@@ -45,13 +45,16 @@ import Testing
         #expect(try note.validate(value: "", for: "title").map(\.message) == ["needs a title"])
         let over = try note.validate(value: "toolong", for: "title").map(\.message)
         #expect(over == ["is over 5 characters: toolong"])
-        // A process-wide override (of a code no concurrently running suite reads).
-        ValidationMessages.setTemplate("cannot be {value}", for: "exclusion")
-        defer { ValidationMessages.resetTemplates() }
-        #expect(try note.validate(value: "tbd", for: "body").map(\.message) == ["cannot be tbd"])
-        #expect(try note.validate(value: "", for: "title").map(\.message) == ["needs a title"])
-        ValidationMessages.setTemplate(nil, for: "exclusion")
-        #expect(try note.validate(value: "tbd", for: "body").map(\.message) == ["is reserved"])
+        // An override, in private templates so that suites running in parallel never see it.
+        try ValidationMessages.withPrivateTemplates { () throws in
+            ValidationMessages.setTemplate("cannot be {value}", for: "exclusion")
+            #expect(try note.validate(value: "tbd", for: "body").map(\.message) == ["cannot be tbd"])
+            #expect(try note.validate(value: "", for: "title").map(\.message) == ["needs a title"])
+            ValidationMessages.setTemplate(nil, for: "exclusion")
+            #expect(try note.validate(value: "tbd", for: "body").map(\.message) == ["is reserved"])
+            ValidationMessages.setTemplate("kept inside", for: "exclusion")
+        }
+        #expect(try note.validate(value: "tbd", for: "body").map(\.message) == ["is reserved"], "the override stayed inside")
     }
 
     @Test func errorsCollectionAnswersPerColumn() throws {

@@ -16,8 +16,23 @@ public enum ModelNotifications {
     private static let subscribers = Locked<[UInt64: AsyncStream<ModelChange>.Continuation]>([:])
     private static let subscriberCount = Atomic<Int>(0)
     private static let nextID = Atomic<UInt64>(0)
-    /// NotificationCenter posting: see ``CenterMode``.
-    private static let centerMode = Atomic<UInt8>(CenterMode.unused.rawValue)
+    /// NotificationCenter posting (see ``CenterMode``): the process's setting, or a task's
+    /// private one (``withPrivateSettings(_:)``).
+    private static let processCenter = CenterSetting()
+    @TaskLocal private static var privateCenter: CenterSetting?
+    @inline(__always) private static var center: CenterSetting { privateCenter ?? processCenter }
+
+    /// One NotificationCenter posting mode.
+    private final class CenterSetting: Sendable {
+        let mode = Atomic<UInt8>(CenterMode.unused.rawValue)
+    }
+
+    /// Runs `body` with a private NotificationCenter posting mode (starting unused): what
+    /// ``postsToNotificationCenter`` and naming `.modelDidChange` set inside it stays
+    /// inside it and the tasks it starts. For tests, which run in parallel.
+    package static func withPrivateSettings<R>(_ body: () throws -> R) rethrows -> R {
+        try $privateCenter.withValue(CenterSetting(), operation: body)
+    }
     /// The name posts go under (``Foundation/Notification/Name/modelDidChange`` without
     /// noting interest).
     package static let centerName = Notification.Name("SwiftModel.modelDidChange")
@@ -76,17 +91,17 @@ public enum ModelNotifications {
     /// `false` never posts.
     public static var postsToNotificationCenter: Bool {
         get { postsToCenter }
-        set { centerMode.store(newValue ? CenterMode.on.rawValue : CenterMode.off.rawValue, ordering: .relaxed) }
+        set { center.mode.store(newValue ? CenterMode.on.rawValue : CenterMode.off.rawValue, ordering: .relaxed) }
     }
 
     /// Whether a change is posted now.
     @inline(__always) static var postsToCenter: Bool {
-        CenterMode(rawValue: centerMode.load(ordering: .relaxed))?.posts ?? true
+        CenterMode(rawValue: center.mode.load(ordering: .relaxed))?.posts ?? true
     }
 
     /// The program named `.modelDidChange`: post from now on, unless it chose otherwise.
     package static func noteCenterInterest() {
-        _ = centerMode.compareExchange(
+        _ = center.mode.compareExchange(
             expected: CenterMode.unused.rawValue, desired: CenterMode.unused.named.rawValue, ordering: .relaxed)
     }
 

@@ -21,8 +21,18 @@ public enum ModelStore {
         var defaultAdapter: (any PersistenceAdapter)?
         var perType: [ObjectIdentifier: any PersistenceAdapter] = [:]
     }
-    private static let configuration = Locked(Configuration())
+    /// The process's settings, or a task's private ones (``withPrivateSettings(_:)``).
+    private static let processConfiguration = Locked(Configuration())
+    @TaskLocal private static var privateConfiguration: Locked<Configuration>?
+    private static var configuration: Locked<Configuration> { privateConfiguration ?? processConfiguration }
     @TaskLocal private static var scoped: (any PersistenceAdapter)?
+
+    /// Runs `body` with private settings (no default, no per-type adapters): what
+    /// ``setDefault(_:)`` and ``setAdapter(_:for:)`` set inside it stays inside it and the
+    /// tasks it starts. For tests, which run in parallel.
+    package static func withPrivateSettings<R>(_ body: () throws -> R) rethrows -> R {
+        try $privateConfiguration.withValue(Locked(Configuration()), operation: body)
+    }
 
     /// Sets (or clears) the process-wide default adapter.
     public static func setDefault(_ adapter: (any PersistenceAdapter)?) {

@@ -38,7 +38,17 @@ public enum ValidationMessages {
         "required": "is required",
     ]
 
-    private static let overrides = Locked<[String: String]>([:])
+    /// The process's overrides, or a task's private ones (``withPrivateTemplates(_:)``).
+    private static let processOverrides = Locked<[String: String]>([:])
+    @TaskLocal private static var privateOverrides: Locked<[String: String]>?
+    private static var overrides: Locked<[String: String]> { privateOverrides ?? processOverrides }
+
+    /// Runs `body` with private overrides (none to start with): what ``setTemplate(_:for:)``
+    /// sets inside it stays inside it and the tasks it starts. For tests, which run in
+    /// parallel.
+    package static func withPrivateTemplates<R>(_ body: () throws -> R) rethrows -> R {
+        try $privateOverrides.withValue(Locked([:]), operation: body)
+    }
 
     /// Replaces the template for `code` in this process (`nil` restores the default).
     public static func setTemplate(_ template: String?, for code: String) {

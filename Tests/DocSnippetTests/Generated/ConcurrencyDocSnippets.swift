@@ -140,9 +140,9 @@ extension ConcurrencyDoc {
 }
 
 @Suite("Docs/Concurrency.md snippets") struct ConcurrencyDocSnippetTests {
-    @Test func snippet1() throws { try ConcurrencyDoc.withContext { try ConcurrencyDoc.snippet1($0) } }
-    @Test func snippet2() throws { try ConcurrencyDoc.withContext { try ConcurrencyDoc.snippet2($0) } }
-    @Test func snippet3() throws { try ConcurrencyDoc.withContext { try ConcurrencyDoc.snippet3($0) } }
+    @Test func snippet1() throws { try privately { try ConcurrencyDoc.withContext { try ConcurrencyDoc.snippet1($0) } } }
+    @Test func snippet2() throws { try privately { try ConcurrencyDoc.withContext { try ConcurrencyDoc.snippet2($0) } } }
+    @Test func snippet3() throws { try privately { try ConcurrencyDoc.withContext { try ConcurrencyDoc.snippet3($0) } } }
     // snippet 4 is compiled only (marked compile-only in the document)
-    @Test func snippet6() throws { try ConcurrencyDoc.withContext { try ConcurrencyDoc.snippet6($0) } }
+    @Test func snippet6() throws { try privately { try ConcurrencyDoc.withContext { try ConcurrencyDoc.snippet6($0) } } }
 }

@@ -133,12 +133,12 @@ extension ContextsDoc {
 }
 
 @Suite("Docs/Contexts.md snippets") struct ContextsDocSnippetTests {
-    @Test func snippet1() throws { try ContextsDoc.withContext { try ContextsDoc.snippet1($0) } }
-    @Test func snippet2() throws { try ContextsDoc.withContext { try ContextsDoc.snippet2($0) } }
-    @Test func snippet3() throws { try ContextsDoc.withContext { try ContextsDoc.snippet3($0) } }
+    @Test func snippet1() throws { try privately { try ContextsDoc.withContext { try ContextsDoc.snippet1($0) } } }
+    @Test func snippet2() throws { try privately { try ContextsDoc.withContext { try ContextsDoc.snippet2($0) } } }
+    @Test func snippet3() throws { try privately { try ContextsDoc.withContext { try ContextsDoc.snippet3($0) } } }
     // snippet 4 is compiled only (marked compile-only in the document)
-    @Test func snippet5() throws { try ContextsDoc.withContext { try ContextsDoc.snippet5($0) } }
-    @Test func snippet6() throws { try ContextsDoc.withContext { try ContextsDoc.snippet6($0) } }
-    @Test func snippet7() throws { try ContextsDoc.withContext { try ContextsDoc.snippet7($0) } }
-    @Test func snippet8() throws { try ContextsDoc.withContext { try ContextsDoc.snippet8($0) } }
+    @Test func snippet5() throws { try privately { try ContextsDoc.withContext { try ContextsDoc.snippet5($0) } } }
+    @Test func snippet6() throws { try privately { try ContextsDoc.withContext { try ContextsDoc.snippet6($0) } } }
+    @Test func snippet7() throws { try privately { try ContextsDoc.withContext { try ContextsDoc.snippet7($0) } } }
+    @Test func snippet8() throws { try privately { try ContextsDoc.withContext { try ContextsDoc.snippet8($0) } } }
 }

@@ -70,7 +70,7 @@ extension ErrorsDoc {
 }
 
 @Suite("Docs/Errors.md snippets") struct ErrorsDocSnippetTests {
-    @Test func snippet1() throws { try ErrorsDoc.withContext { try ErrorsDoc.snippet1($0) } }
-    @Test func snippet2() throws { try ErrorsDoc.withContext { try ErrorsDoc.snippet2($0) } }
-    @Test func snippet3() throws { try ErrorsDoc.withContext { try ErrorsDoc.snippet3($0) } }
+    @Test func snippet1() throws { try privately { try ErrorsDoc.withContext { try ErrorsDoc.snippet1($0) } } }
+    @Test func snippet2() throws { try privately { try ErrorsDoc.withContext { try ErrorsDoc.snippet2($0) } } }
+    @Test func snippet3() throws { try privately { try ErrorsDoc.withContext { try ErrorsDoc.snippet3($0) } } }
 }

@@ -43,5 +43,5 @@ extension FileAdapterDoc {
 @Suite("Docs/FileAdapter.md snippets") struct FileAdapterDocSnippetTests {
     // snippet 1 is compiled only (marked compile-only in the document)
     // snippet 2 is compiled only (marked compile-only in the document)
-    @Test func snippet3() throws { try FileAdapterDoc.withContext { try FileAdapterDoc.snippet3($0) } }
+    @Test func snippet3() throws { try privately { try FileAdapterDoc.withContext { try FileAdapterDoc.snippet3($0) } } }
 }

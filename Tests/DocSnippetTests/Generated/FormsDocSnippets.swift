@@ -93,8 +93,8 @@ extension FormsDoc {
 }
 
 @Suite("Docs/Forms.md snippets") struct FormsDocSnippetTests {
-    @Test func snippet1() throws { try FormsDoc.withContext { try FormsDoc.snippet1($0) } }
-    @Test func snippet2() throws { try FormsDoc.withContext { try FormsDoc.snippet2($0) } }
-    @Test func snippet3() throws { try FormsDoc.withContext { try FormsDoc.snippet3($0) } }
-    @Test func snippet4() throws { try FormsDoc.withContext { try FormsDoc.snippet4($0) } }
+    @Test func snippet1() throws { try privately { try FormsDoc.withContext { try FormsDoc.snippet1($0) } } }
+    @Test func snippet2() throws { try privately { try FormsDoc.withContext { try FormsDoc.snippet2($0) } } }
+    @Test func snippet3() throws { try privately { try FormsDoc.withContext { try FormsDoc.snippet3($0) } } }
+    @Test func snippet4() throws { try privately { try FormsDoc.withContext { try FormsDoc.snippet4($0) } } }
 }

@@ -49,7 +49,7 @@ extension InflectorDoc {
 }
 
 @Suite("Docs/Inflector.md snippets") struct InflectorDocSnippetTests {
-    @Test func snippet1() throws { try InflectorDoc.withContext { try InflectorDoc.snippet1($0) } }
-    @Test func snippet2() throws { try InflectorDoc.withContext { try InflectorDoc.snippet2($0) } }
-    @Test func snippet3() throws { try InflectorDoc.withContext { try InflectorDoc.snippet3($0) } }
+    @Test func snippet1() throws { try privately { try InflectorDoc.withContext { try InflectorDoc.snippet1($0) } } }
+    @Test func snippet2() throws { try privately { try InflectorDoc.withContext { try InflectorDoc.snippet2($0) } } }
+    @Test func snippet3() throws { try privately { try InflectorDoc.withContext { try InflectorDoc.snippet3($0) } } }
 }

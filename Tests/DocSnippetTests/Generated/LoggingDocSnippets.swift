@@ -40,5 +40,5 @@ extension LoggingDoc {
 @Suite("Docs/Logging.md snippets") struct LoggingDocSnippetTests {
     // snippet 1 is compiled only (marked compile-only in the document)
     // snippet 2 is compiled only (marked compile-only in the document)
-    @Test func snippet3() throws { try LoggingDoc.withContext { try LoggingDoc.snippet3($0) } }
+    @Test func snippet3() throws { try privately { try LoggingDoc.withContext { try LoggingDoc.snippet3($0) } } }
 }

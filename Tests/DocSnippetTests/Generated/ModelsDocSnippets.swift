@@ -95,11 +95,11 @@ extension ModelsDoc {
 }
 
 @Suite("Docs/Models.md snippets") struct ModelsDocSnippetTests {
-    @Test func snippet1() throws { try ModelsDoc.withContext { try ModelsDoc.snippet1($0) } }
-    @Test func snippet2() throws { try ModelsDoc.withContext { try ModelsDoc.snippet2($0) } }
-    @Test func snippet3() throws { try ModelsDoc.withContext { try ModelsDoc.snippet3($0) } }
+    @Test func snippet1() throws { try privately { try ModelsDoc.withContext { try ModelsDoc.snippet1($0) } } }
+    @Test func snippet2() throws { try privately { try ModelsDoc.withContext { try ModelsDoc.snippet2($0) } } }
+    @Test func snippet3() throws { try privately { try ModelsDoc.withContext { try ModelsDoc.snippet3($0) } } }
     // snippet 4 is compiled only (marked compile-only in the document)
-    @Test func snippet5() throws { try ModelsDoc.withContext { try ModelsDoc.snippet5($0) } }
-    @Test func snippet6() throws { try ModelsDoc.withContext { try ModelsDoc.snippet6($0) } }
-    @Test func snippet7() throws { try ModelsDoc.withContext { try ModelsDoc.snippet7($0) } }
+    @Test func snippet5() throws { try privately { try ModelsDoc.withContext { try ModelsDoc.snippet5($0) } } }
+    @Test func snippet6() throws { try privately { try ModelsDoc.withContext { try ModelsDoc.snippet6($0) } } }
+    @Test func snippet7() throws { try privately { try ModelsDoc.withContext { try ModelsDoc.snippet7($0) } } }
 }

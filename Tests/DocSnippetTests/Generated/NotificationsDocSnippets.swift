@@ -36,7 +36,7 @@ extension NotificationsDoc {
 }
 
 @Suite("Docs/Notifications.md snippets") struct NotificationsDocSnippetTests {
-    @Test func snippet1() throws { try NotificationsDoc.withContext { try NotificationsDoc.snippet1($0) } }
+    @Test func snippet1() throws { try privately { try NotificationsDoc.withContext { try NotificationsDoc.snippet1($0) } } }
     // snippet 2 is async: compiled only
-    @Test func snippet3() throws { try NotificationsDoc.withContext { try NotificationsDoc.snippet3($0) } }
+    @Test func snippet3() throws { try privately { try NotificationsDoc.withContext { try NotificationsDoc.snippet3($0) } } }
 }

@@ -31,6 +31,6 @@ extension ObserversDoc {
 }
 
 @Suite("Docs/Observers.md snippets") struct ObserversDocSnippetTests {
-    @Test func snippet1() throws { try ObserversDoc.withContext { try ObserversDoc.snippet1($0) } }
-    @Test func snippet2() throws { try ObserversDoc.withContext { try ObserversDoc.snippet2($0) } }
+    @Test func snippet1() throws { try privately { try ObserversDoc.withContext { try ObserversDoc.snippet1($0) } } }
+    @Test func snippet2() throws { try privately { try ObserversDoc.withContext { try ObserversDoc.snippet2($0) } } }
 }

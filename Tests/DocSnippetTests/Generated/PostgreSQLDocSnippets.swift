@@ -89,7 +89,7 @@ extension PostgreSQLDoc {
 
 @Suite("Docs/PostgreSQL.md snippets") struct PostgreSQLDocSnippetTests {
     // snippet 1 is compiled only (marked compile-only in the document)
-    @Test func snippet2() throws { try PostgreSQLDoc.withContext { try PostgreSQLDoc.snippet2($0) } }
+    @Test func snippet2() throws { try privately { try PostgreSQLDoc.withContext { try PostgreSQLDoc.snippet2($0) } } }
     // snippet 3 is compiled only (marked compile-only in the document)
     // snippet 4 is compiled only (marked compile-only in the document)
 }

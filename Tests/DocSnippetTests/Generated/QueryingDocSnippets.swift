@@ -90,13 +90,13 @@ extension QueryingDoc {
 }
 
 @Suite("Docs/Querying.md snippets") struct QueryingDocSnippetTests {
-    @Test func snippet1() throws { try QueryingDoc.withContext { try QueryingDoc.snippet1($0) } }
-    @Test func snippet2() throws { try QueryingDoc.withContext { try QueryingDoc.snippet2($0) } }
-    @Test func snippet3() throws { try QueryingDoc.withContext { try QueryingDoc.snippet3($0) } }
-    @Test func snippet4() throws { try QueryingDoc.withContext { try QueryingDoc.snippet4($0) } }
-    @Test func snippet5() throws { try QueryingDoc.withContext { try QueryingDoc.snippet5($0) } }
-    @Test func snippet6() throws { try QueryingDoc.withContext { try QueryingDoc.snippet6($0) } }
-    @Test func snippet7() throws { try QueryingDoc.withContext { try QueryingDoc.snippet7($0) } }
-    @Test func snippet8() throws { try QueryingDoc.withContext { try QueryingDoc.snippet8($0) } }
-    @Test func snippet9() throws { try QueryingDoc.withContext { try QueryingDoc.snippet9($0) } }
+    @Test func snippet1() throws { try privately { try QueryingDoc.withContext { try QueryingDoc.snippet1($0) } } }
+    @Test func snippet2() throws { try privately { try QueryingDoc.withContext { try QueryingDoc.snippet2($0) } } }
+    @Test func snippet3() throws { try privately { try QueryingDoc.withContext { try QueryingDoc.snippet3($0) } } }
+    @Test func snippet4() throws { try privately { try QueryingDoc.withContext { try QueryingDoc.snippet4($0) } } }
+    @Test func snippet5() throws { try privately { try QueryingDoc.withContext { try QueryingDoc.snippet5($0) } } }
+    @Test func snippet6() throws { try privately { try QueryingDoc.withContext { try QueryingDoc.snippet6($0) } } }
+    @Test func snippet7() throws { try privately { try QueryingDoc.withContext { try QueryingDoc.snippet7($0) } } }
+    @Test func snippet8() throws { try privately { try QueryingDoc.withContext { try QueryingDoc.snippet8($0) } } }
+    @Test func snippet9() throws { try privately { try QueryingDoc.withContext { try QueryingDoc.snippet9($0) } } }
 }

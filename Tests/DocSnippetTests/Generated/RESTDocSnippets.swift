@@ -94,7 +94,7 @@ extension RESTDoc {
 }
 
 @Suite("Docs/REST.md snippets") struct RESTDocSnippetTests {
-    @Test func snippet1() throws { try RESTDoc.withContext { try RESTDoc.snippet1($0) } }
-    @Test func snippet2() throws { try RESTDoc.withContext { try RESTDoc.snippet2($0) } }
-    @Test func snippet3() throws { try RESTDoc.withContext { try RESTDoc.snippet3($0) } }
+    @Test func snippet1() throws { try privately { try RESTDoc.withContext { try RESTDoc.snippet1($0) } } }
+    @Test func snippet2() throws { try privately { try RESTDoc.withContext { try RESTDoc.snippet2($0) } } }
+    @Test func snippet3() throws { try privately { try RESTDoc.withContext { try RESTDoc.snippet3($0) } } }
 }

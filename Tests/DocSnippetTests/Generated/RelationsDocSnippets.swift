@@ -164,11 +164,11 @@ extension RelationsDoc {
 }
 
 @Suite("Docs/Relations.md snippets") struct RelationsDocSnippetTests {
-    @Test func snippet1() throws { try RelationsDoc.withContext { try RelationsDoc.snippet1($0) } }
-    @Test func snippet2() throws { try RelationsDoc.withContext { try RelationsDoc.snippet2($0) } }
-    @Test func snippet3() throws { try RelationsDoc.withContext { try RelationsDoc.snippet3($0) } }
-    @Test func snippet4() throws { try RelationsDoc.withContext { try RelationsDoc.snippet4($0) } }
-    @Test func snippet5() throws { try RelationsDoc.withContext { try RelationsDoc.snippet5($0) } }
-    @Test func snippet6() throws { try RelationsDoc.withContext { try RelationsDoc.snippet6($0) } }
-    @Test func snippet7() throws { try RelationsDoc.withContext { try RelationsDoc.snippet7($0) } }
+    @Test func snippet1() throws { try privately { try RelationsDoc.withContext { try RelationsDoc.snippet1($0) } } }
+    @Test func snippet2() throws { try privately { try RelationsDoc.withContext { try RelationsDoc.snippet2($0) } } }
+    @Test func snippet3() throws { try privately { try RelationsDoc.withContext { try RelationsDoc.snippet3($0) } } }
+    @Test func snippet4() throws { try privately { try RelationsDoc.withContext { try RelationsDoc.snippet4($0) } } }
+    @Test func snippet5() throws { try privately { try RelationsDoc.withContext { try RelationsDoc.snippet5($0) } } }
+    @Test func snippet6() throws { try privately { try RelationsDoc.withContext { try RelationsDoc.snippet6($0) } } }
+    @Test func snippet7() throws { try privately { try RelationsDoc.withContext { try RelationsDoc.snippet7($0) } } }
 }

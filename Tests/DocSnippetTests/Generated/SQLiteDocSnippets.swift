@@ -80,9 +80,9 @@ extension SQLiteDoc {
 
 @Suite("Docs/SQLite.md snippets") struct SQLiteDocSnippetTests {
     // snippet 1 is compiled only (marked compile-only in the document)
-    @Test func snippet2() throws { try SQLiteDoc.withContext { try SQLiteDoc.snippet2($0) } }
-    @Test func snippet3() throws { try SQLiteDoc.withContext { try SQLiteDoc.snippet3($0) } }
-    @Test func snippet4() throws { try SQLiteDoc.withContext { try SQLiteDoc.snippet4($0) } }
-    @Test func snippet5() throws { try SQLiteDoc.withContext { try SQLiteDoc.snippet5($0) } }
+    @Test func snippet2() throws { try privately { try SQLiteDoc.withContext { try SQLiteDoc.snippet2($0) } } }
+    @Test func snippet3() throws { try privately { try SQLiteDoc.withContext { try SQLiteDoc.snippet3($0) } } }
+    @Test func snippet4() throws { try privately { try SQLiteDoc.withContext { try SQLiteDoc.snippet4($0) } } }
+    @Test func snippet5() throws { try privately { try SQLiteDoc.withContext { try SQLiteDoc.snippet5($0) } } }
     // snippet 6 is compiled only (marked compile-only in the document)
 }

@@ -78,8 +78,8 @@ extension SerializationDoc {
 }
 
 @Suite("Docs/Serialization.md snippets") struct SerializationDocSnippetTests {
-    @Test func snippet1() throws { try SerializationDoc.withContext { try SerializationDoc.snippet1($0) } }
-    @Test func snippet2() throws { try SerializationDoc.withContext { try SerializationDoc.snippet2($0) } }
-    @Test func snippet3() throws { try SerializationDoc.withContext { try SerializationDoc.snippet3($0) } }
-    @Test func snippet4() throws { try SerializationDoc.withContext { try SerializationDoc.snippet4($0) } }
+    @Test func snippet1() throws { try privately { try SerializationDoc.withContext { try SerializationDoc.snippet1($0) } } }
+    @Test func snippet2() throws { try privately { try SerializationDoc.withContext { try SerializationDoc.snippet2($0) } } }
+    @Test func snippet3() throws { try privately { try SerializationDoc.withContext { try SerializationDoc.snippet3($0) } } }
+    @Test func snippet4() throws { try privately { try SerializationDoc.withContext { try SerializationDoc.snippet4($0) } } }
 }

@@ -42,6 +42,6 @@ extension TestingDoc {
 }
 
 @Suite("Docs/Testing.md snippets") struct TestingDocSnippetTests {
-    @Test func snippet2() throws { try TestingDoc.withContext { try TestingDoc.snippet2($0) } }
-    @Test func snippet3() throws { try TestingDoc.withContext { try TestingDoc.snippet3($0) } }
+    @Test func snippet2() throws { try privately { try TestingDoc.withContext { try TestingDoc.snippet2($0) } } }
+    @Test func snippet3() throws { try privately { try TestingDoc.withContext { try TestingDoc.snippet3($0) } } }
 }

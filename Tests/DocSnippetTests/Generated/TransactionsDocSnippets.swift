@@ -32,6 +32,6 @@ extension TransactionsDoc {
 }
 
 @Suite("Docs/Transactions.md snippets") struct TransactionsDocSnippetTests {
-    @Test func snippet1() throws { try TransactionsDoc.withContext { try TransactionsDoc.snippet1($0) } }
-    @Test func snippet2() throws { try TransactionsDoc.withContext { try TransactionsDoc.snippet2($0) } }
+    @Test func snippet1() throws { try privately { try TransactionsDoc.withContext { try TransactionsDoc.snippet1($0) } } }
+    @Test func snippet2() throws { try privately { try TransactionsDoc.withContext { try TransactionsDoc.snippet2($0) } } }
 }

@@ -152,11 +152,11 @@ extension ValidationDoc {
 }
 
 @Suite("Docs/Validation.md snippets") struct ValidationDocSnippetTests {
-    @Test func snippet1() throws { try ValidationDoc.withContext { try ValidationDoc.snippet1($0) } }
-    @Test func snippet2() throws { try ValidationDoc.withContext { try ValidationDoc.snippet2($0) } }
-    @Test func snippet3() throws { try ValidationDoc.withContext { try ValidationDoc.snippet3($0) } }
-    @Test func snippet4() throws { try ValidationDoc.withContext { try ValidationDoc.snippet4($0) } }
-    @Test func snippet5() throws { try ValidationDoc.withContext { try ValidationDoc.snippet5($0) } }
+    @Test func snippet1() throws { try privately { try ValidationDoc.withContext { try ValidationDoc.snippet1($0) } } }
+    @Test func snippet2() throws { try privately { try ValidationDoc.withContext { try ValidationDoc.snippet2($0) } } }
+    @Test func snippet3() throws { try privately { try ValidationDoc.withContext { try ValidationDoc.snippet3($0) } } }
+    @Test func snippet4() throws { try privately { try ValidationDoc.withContext { try ValidationDoc.snippet4($0) } } }
+    @Test func snippet5() throws { try privately { try ValidationDoc.withContext { try ValidationDoc.snippet5($0) } } }
     // snippet 6 is compiled only (marked compile-only in the document)
     // snippet 7 is compiled only (marked compile-only in the document)
 }
