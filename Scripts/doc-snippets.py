@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Turns every ```swift snippet of README.md and Docs/*.md into compiled, run test code.
+"""Turns every ```swift snippet of README.md and Docs/*.md into compiled, run test code, and
+every ```swift snippet of a `///` comment in Sources/ into compiled code.
 
 For each document with snippets it writes Tests/DocSnippetTests/Generated/<Doc>Snippets.swift:
 
@@ -18,6 +19,14 @@ For each document with snippets it writes Tests/DocSnippetTests/Generated/<Doc>S
 An HTML comment on the line before a fence adjusts one snippet:
   <!-- snippet: compile-only -->   compiled, not run (loops forever, needs a server…)
   <!-- snippet: skip REASON -->     not compiled (a Package.swift fragment, another package)
+
+Snippets in `///` comments (Sources/<Target>/…) are compiled, never run (they open files,
+servers and databases): one file per target, Generated/Source<Target>DocSnippets.swift.
+The free names they use come from Context/Source<Target>Context.swift (`struct Context`;
+a field declared `var` is bound with `var`), and the models they name (`Todo`, `User`…)
+from Context/SourceDocModels.swift (`SourceDoc_Todo`…); types a source file's snippets
+declare themselves are prefixed with the target and file name. The same markers apply,
+written in the comment: `/// <!-- snippet: skip REASON -->`.
 
 Usage: Scripts/doc-snippets.py          regenerate
        Scripts/doc-snippets.py --check  fail when the generated files are stale (CI)
@@ -40,15 +49,19 @@ class Snippet:
         self.doc, self.number, self.line, self.body, self.mode = doc, number, line, body, mode
 
 
-def snippets(path):
+def snippets(path, comment=False):
     lines = open(path, encoding="utf-8").read().split("\n")
+    if comment:
+        # Only `///` lines, with the marker removed; other lines become blank so that
+        # fences never span code.
+        lines = [re.sub(r"^\s*/// ?", "", l) if re.match(r"^\s*///", l) else "\u0000" for l in lines]
     found, i = [], 0
     while i < len(lines):
         m = re.match(r"^(\s*)```swift\s*$", lines[i])
         if m:
             indent, start, body = m.group(1), i + 1, []
             j = i + 1
-            while not re.match(r"^\s*```\s*$", lines[j]):
+            while j < len(lines) and lines[j] != "\u0000" and not re.match(r"^\s*```\s*$", lines[j]):
                 body.append(lines[j][len(indent):] if lines[j].startswith(indent) else lines[j].lstrip())
                 j += 1
             mode = "run"
@@ -250,12 +263,146 @@ def generate(path):
     return os.path.join(OUT, doc + "Snippets.swift"), "\n".join(out) + "\n"
 
 
+def rename_code(line, names, prefix):
+    """``rename`` in code only: string literals (outside interpolations) and `//` comments
+    keep their text."""
+    out, code, k, quoted = "", "", 0, False
+    while k < len(line):
+        c = line[k]
+        if not quoted and line.startswith("//", k):
+            return out + rename(code, names, prefix) + line[k:]
+        if c == '"':
+            if quoted:
+                out += c
+            else:
+                out += rename(code, names, prefix) + c
+                code = ""
+            quoted = not quoted
+            k += 1
+            continue
+        if quoted and c == "\\" and k + 1 < len(line):
+            if line[k + 1] == "(":
+                depth, j = 1, k + 2
+                while j < len(line) and depth:
+                    depth += {"(": 1, ")": -1}.get(line[j], 0)
+                    j += 1
+                out += "\\(" + rename_code(line[k + 2:j - 1], names, prefix) + ")"
+                k = j
+                continue
+            out += line[k:k + 2]
+            k += 2
+            continue
+        if quoted:
+            out += c
+        else:
+            code += c
+        k += 1
+    return out + rename(code, names, prefix)
+
+
+def interpolations(match):
+    """A string literal reduced to its interpolated code (for finding the names it uses)."""
+    return " ".join(re.findall(r"\\\(([^()]*(?:\([^()]*\)[^()]*)*)\)", match.group(0))) or '""'
+
+
+def source_models():
+    """The shared models of source snippets: `SourceDoc_X` in Context/SourceDocModels.swift."""
+    path = os.path.join(CONTEXT, "SourceDocModels.swift")
+    if not os.path.exists(path):
+        return set()
+    return set(re.findall(r"\b(?:class|struct|enum|typealias|protocol|func)\s+SourceDoc_(\w+)", open(path, encoding="utf-8").read()))
+
+
+def generate_sources(target, files):
+    """Generated/Source<Target>DocSnippets.swift: the `///` snippets of one target, compiled."""
+    doc = "Source" + target + "Doc"
+    path = os.path.join(CONTEXT, "Source" + target + "Context.swift")
+    fields, var_fields = [], set()
+    if os.path.exists(path):
+        text = open(path, encoding="utf-8").read()
+        block = re.search(r"^(\s*)struct Context\b[^\n]*\{\n(.*?)^\1\}", text, re.M | re.S)
+        for kind, name in re.findall(r"^\s*(let|var)\s+(\w+)\s*:", block.group(2) if block else "", re.M):
+            fields.append(name)
+            if kind == "var":
+                var_fields.add(name)
+    shared = source_models()
+    imports = {"import Foundation", "import ArrayAdapter", "import FileAdapter", "import SQLiteAdapter", "import RESTAdapter",
+               "import PostgresAdapter", "import Testing"}
+    imports.discard("import " + target)
+    imports.add("@testable import " + target)  # comments on internal types too
+    out_decls, functions = [], []
+    for file in files:
+        rel = os.path.relpath(file, ROOT)
+        found = [x for x in snippets(file, comment=True) if x.mode != "skip"]
+        if not found:
+            continue
+        stem = re.sub(r"\W", "", os.path.splitext(os.path.basename(file))[0])
+        prefix = target + stem + "_"
+        parts = [split(x.body) for x in found]
+        declared = set()
+        for _, d, _ in parts:
+            for item in d:
+                for line in item:
+                    m = DECL.match(line.strip())
+                    if m:
+                        if m.group(1) != "extension":
+                            declared.add(m.group(2))
+                        break
+        models = shared - declared
+
+        def both(line):
+            return rename_code(rename_code(line, declared, prefix), models, "SourceDoc_")
+
+        for x, (i, d, st) in zip(found, parts):
+            imports.update(i)
+            for item in d:
+                out_decls.append(f"// {rel}, snippet {x.number} (line {x.line})")
+                out_decls += [both(line) for line in item]
+                out_decls.append("")
+            # Code only: no comments, string contents or argument labels (`to:`) bind a field.
+            text = "\n".join(re.sub(r'"(?:\\.|[^"\\])*"', interpolations, strip_comment(line)) for line in st)
+            is_async = re.search(r"\bawait\b", text) is not None
+            locally = set(re.findall(r"\b(?:let|var)\s+(?:\(\s*)?(\w+)", text)) | set(re.findall(r"\bfor\s+(\w+)\s+in\b", text))
+            bind = [f for f in fields if f not in locally and re.search(r"(?<![\w.])" + f + r"\b(?!\s*:(?!:))", text)]
+            body = [both(line) for line in discard(st)]
+            names = bound_names(st)
+            if names:
+                body.append(both("show(" + ", ".join(names) + ")"))
+            fn = [f"    /// {rel}, snippet {x.number} (line {x.line}).",
+                  f"    static func {stem}{x.number}(_ given: Context) {'async ' if is_async else ''}throws {{"]
+            for f in bind:
+                fn.append(f"        {'var' if f in var_fields else 'let'} {f} = given.{f}")
+            if not any(line.strip() for line in body) and not bind:
+                fn.append("        _ = given")
+            fn += ["        " + line if line.strip() else "" for line in body]
+            fn.append("    }")
+            functions.append("\n".join(fn))
+    if not functions:
+        return None, None
+    out = [f"// Generated from the `///` comments of Sources/{target} by Scripts/doc-snippets.py: do not edit;",
+           "// edit the comments and rerun. Compiled, not run.", "// swift-format-ignore-file", ""]
+    out += sorted(imports) + [""] + out_decls
+    if not os.path.exists(path):
+        out += [f"enum {doc} {{", "    struct Context {}", "}", ""]
+    out.append(f"extension {doc} {{")
+    out.append("\n\n".join(functions))
+    out.append("}")
+    return os.path.join(OUT, doc + "Snippets.swift"), "\n".join(out) + "\n"
+
+
 def main():
     check = "--check" in sys.argv
     documents = [os.path.join(ROOT, "README.md")] + sorted(glob.glob(os.path.join(ROOT, "Docs", "*.md")))
     wanted = {}
     for path in documents:
         target, text = generate(path)
+        if target:
+            wanted[target] = text
+    for folder in sorted(glob.glob(os.path.join(ROOT, "Sources", "*"))):
+        files = sorted(glob.glob(os.path.join(folder, "**", "*.swift"), recursive=True))
+        if not files:
+            continue
+        target, text = generate_sources(os.path.basename(folder), files)
         if target:
             wanted[target] = text
     os.makedirs(OUT, exist_ok=True)

@@ -7,6 +7,7 @@ import ModelForms
 ///
 /// The view edits the descriptor's texts; submit them with `apply(formValues:)`:
 ///
+/// <!-- snippet: skip SwiftUI exists on Apple platforms only -->
 /// ```swift
 /// struct EditTodo: View {
 ///     let todo: Todo

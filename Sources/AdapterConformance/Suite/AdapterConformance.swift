@@ -8,6 +8,7 @@ import ModelCore
 ///
 /// It does not depend on a test framework; turn failures into test issues yourself:
 ///
+/// <!-- snippet: skip needs an adapter of your own; Docs/Testing.md compiles and runs the same test against one -->
 /// ```swift
 /// import AdapterConformance
 /// import Testing

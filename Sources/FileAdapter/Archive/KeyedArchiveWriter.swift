@@ -14,7 +14,7 @@ import Foundation
 /// collections cannot hold nil.
 ///
 /// ```swift
-/// var writer = KeyedArchiveWriter()
+/// var writer = try KeyedArchiveWriter()
 /// let name = try writer.key("name")
 /// writer.beginObject(className: "Todo")
 /// try writer.encode(.string("walk"), forKey: name)

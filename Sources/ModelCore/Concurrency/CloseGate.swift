@@ -4,8 +4,11 @@ import Foundation
 /// that `close()` can wait for them and refuse every later call.
 ///
 /// ```swift
-/// try gate.enter { StoreError.closed("REST store") }
-/// defer { gate.leave() }
+/// func send(through gate: CloseGate, _ work: () throws -> Void) throws {
+///     try gate.enter { StoreError.closed("REST store") }
+///     defer { gate.leave() }
+///     try work()
+/// }
 /// ```
 package final class CloseGate: @unchecked Sendable {
     // @unchecked Sendable: `inFlight` and `closed` are read and written only while holding

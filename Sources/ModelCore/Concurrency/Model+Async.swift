@@ -5,9 +5,13 @@
 /// synchronous forms; a task cancelled before the work starts throws `CancellationError`.
 ///
 /// ```swift
-/// @MainActor func show(id: Int64) async throws {
-///     let todo = try await Todo.find(id)          // the main actor is not blocked
-///     title = todo?.name ?? ""
+/// @MainActor final class TodoScreen {
+///     var title = ""
+///
+///     func show(id: Int64) async throws {
+///         let todo = try await Todo.find(id)      // the main actor is not blocked
+///         title = todo?.name ?? ""
+///     }
 /// }
 /// ```
 extension ModelProtocol {

@@ -9,7 +9,7 @@
 /// do {
 ///     try user.save()
 /// } catch let error as any SwiftModelError {
-///     log("\(error.modelName ?? "?").\(error.columnName ?? "?"): \(error)")
+///     print("\(error.modelName ?? "?").\(error.columnName ?? "?"): \(error)")
 ///     if error.storeErrorKind == .uniqueViolation { showTaken() }
 /// }
 /// ```

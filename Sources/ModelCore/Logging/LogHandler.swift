@@ -8,6 +8,7 @@ import Darwin
 
 /// Where log records go. Implement it to bridge SwiftModel's logs to your logging library.
 ///
+/// <!-- snippet: skip swift-log is not a dependency of this package; the bridge lives in apps that use it -->
 /// ```swift
 /// import Logging   // swift-log
 ///
@@ -61,8 +62,8 @@ public struct StandardErrorLogHandler: LogHandler {
 /// let capture = CapturingLogHandler()
 /// ModelLog.handler = capture
 /// ModelLog.setLevel(.debug, for: "sqlite")
-/// …
-/// capture.records.map(\.message)
+/// try Todo.create(["name": "walk"])
+/// capture.records.map(\.message)      // the SQL statements run
 /// ```
 public final class CapturingLogHandler: LogHandler {
     private let stored = Locked<[LogRecord]>([])

@@ -14,7 +14,7 @@ import Synchronization
 ///
 /// ModelLog.silence()                         // nothing at all…
 /// ModelLog.resume()                          // …until resumed (calls nest)
-/// ModelLog.silenced { try importEverything() }
+/// try ModelLog.silenced { try importEverything() }
 /// ```
 ///
 /// ## Threading
@@ -110,7 +110,7 @@ public enum ModelLog {
 ///
 /// ```swift
 /// let log = ModelLogger(subsystem: "sync")
-/// log.info("imported \(report.inserted.count) records")
+/// log.info("imported \(count) records")
 /// if log.isEnabled(.debug) { log.debug("payload: \(expensiveDump())") }
 /// ```
 public struct ModelLogger: Sendable {

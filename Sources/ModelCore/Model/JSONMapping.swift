@@ -177,13 +177,21 @@ public enum JSONUnknownKeyStrategy: Sendable, Hashable {
 /// Converts one column's values between the stored form and the JSON form.
 ///
 /// ```swift
-/// // A priority stored as 1…3, sent as "low" / "normal" / "high":
-/// .transforming(\.priority, with: .lookup([1: "low", 2: "normal", 3: "high"]))
+/// final class Invoice: Model {
+///     @Column var priority = 2
+///     @Column var cents: Int64 = 0
+///     init() {}
 ///
-/// // Cents stored, decimal amounts sent:
-/// .transforming(\.cents, with: JSONTransformer(
-///     encode: { .double(Double($0.intValue ?? 0) / 100) },
-///     decode: { .int(Int64((($0.doubleValue ?? 0) * 100).rounded())) }))
+///     static var jsonMapping: JSONMapping<Invoice> {
+///         JSONMapping()
+///             // A priority stored as 1…3, sent as "low" / "normal" / "high":
+///             .transforming(\.priority, with: .lookup([1: "low", 2: "normal", 3: "high"]))
+///             // Cents stored, decimal amounts sent:
+///             .transforming(\.cents, with: JSONTransformer(
+///                 encode: { .double(Double($0.intValue ?? 0) / 100) },
+///                 decode: { .int(Int64((($0.doubleValue ?? 0) * 100).rounded())) }))
+///     }
+/// }
 /// ```
 ///
 /// `encode` receives the stored value and returns a JSON-ready value; `decode` receives

@@ -21,7 +21,9 @@
 /// because properties live in the inherited storage:
 ///
 /// ```swift
-/// convenience init(name: String) { self.init(); self.name = name }
+/// extension Todo {
+///     convenience init(name: String) { self.init(); self.name = name }
+/// }
 /// ```
 public protocol ModelProtocol: ModelObject, Codable {
     /// The id's type: `Int64` (assigned by the adapter, the default), `Int`, `UUID`

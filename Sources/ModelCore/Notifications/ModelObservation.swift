@@ -8,6 +8,7 @@ import Synchronization
 /// `reload()`, `revert()`, a rolled-back transaction or the id and timestamps a save
 /// sets. Changes to other records never invalidate it.
 ///
+/// <!-- snippet: skip SwiftUI exists on Apple platforms only -->
 /// ```swift
 /// struct TodoRow: View {
 ///     let todo: Todo                 // a model: no @Observable, no extra code

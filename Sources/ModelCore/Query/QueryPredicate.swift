@@ -19,7 +19,8 @@ extension TextOperator {
     /// Escapes `%`, `_` and `\` so `text` matches literally inside a ``like`` pattern.
     ///
     /// ```swift
-    /// .text(column: 1, .like, TextOperator.escapeLike("100%") + "%", caseInsensitive: false)
+    /// let startsWith100Percent: QueryPredicate =
+    ///     .text(column: 1, .like, TextOperator.escapeLike("100%") + "%", caseInsensitive: false)
     /// ```
     public static func escapeLike(_ text: String) -> String {
         var out = ""

@@ -1,7 +1,10 @@
 /// Options a column declaration can carry.
 ///
 /// ```swift
-/// @Column(options: [.unique, .indexed]) var email: String = ""
+/// final class Subscriber: Model {
+///     @Column(options: [.unique, .indexed]) var email: String = ""
+///     init() {}
+/// }
 /// ```
 public struct ColumnOptions: OptionSet, Sendable, Hashable {
     /// The option bits.

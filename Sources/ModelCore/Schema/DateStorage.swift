@@ -69,7 +69,10 @@ extension ColumnOptions {
     /// default. Only for `Date` columns; one storage per column.
     ///
     /// ```swift
-    /// @Column("created_at", options: .dateStorage(.secondsSince1970)) var created: Date
+    /// final class Visit: Model {
+    ///     @Column("created_at", options: .dateStorage(.secondsSince1970)) var created: Date?
+    ///     init() {}
+    /// }
     /// ```
     public static func dateStorage(_ storage: DateStorage) -> ColumnOptions {
         ColumnOptions(rawValue: 1 << (dateStorageShift + storage.kind.rawValue))

@@ -95,7 +95,10 @@ extension Query {
     ///
     /// ```swift
     /// let page = try Todo.query().order(by: "name").page(2, per: 20)
-    /// page.items.count; page.total; page.pageCount; page.hasNext
+    /// page.items.count       // up to 20
+/// page.total             // every match
+/// page.pageCount
+/// page.hasNext
     /// ```
     public func page(_ number: Int, per size: Int) throws -> Page<M> {
         guard number >= 1 else { throw argument("page numbers start at 1 (got \(number))") }

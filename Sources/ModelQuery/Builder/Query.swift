@@ -18,7 +18,7 @@
 ///     static let seasoned = Person.where(\.age >= 40)
 ///     static func livingIn(_ city: String) -> Query<Person> { Person.where(\.city == city) }
 /// }
-/// try Person.seasoned.merging(.livingIn("Paris")).count()
+/// try Person.seasoned.merging(Person.livingIn("Paris")).count()
 /// ```
 public struct Query<M: ModelProtocol>: Sendable {
     var predicate: QueryPredicate?

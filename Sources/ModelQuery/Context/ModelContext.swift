@@ -9,7 +9,7 @@ import Synchronization
 /// try context.run {
 ///     let a = try Todo.find(1)
 ///     let b = try Todo.where(\.name == "walk").first()
-///     a === b                      // true: one instance per record
+///     print(a === b)               // true: one instance per record
 ///     a?.name = "run"
 ///     try context.save()           // every change, in one store transaction
 /// }

@@ -90,7 +90,7 @@ extension Query {
     ///
     /// ```swift
     /// for try await open in Todo.where(\.done == false).observe({ try $0.count() }) {
-    ///     badge = open
+    ///     updateBadge(open)
     /// }
     /// ```
     public func observe<Value>(_ read: @escaping @Sendable (Query<M>) throws -> sending Value) -> QueryObservation<M, Value> {

@@ -205,7 +205,11 @@ extension ValidationRule where Value: ModelValueConvertible {
     /// A custom rule that also sees the record (for rules that compare columns).
     ///
     /// ```swift
-    /// v.add(\.endsAt, .require { (end: Date, event: Event) in end > event.startsAt })
+    /// extension Event: Validatable {
+    ///     static func validations(_ v: inout Validations<Event>) {
+    ///         v.add(\.endsAt, .require { (end: Date, event: Event) in end > event.startsAt })
+    ///     }
+    /// }
     /// ```
     public static func require(
         _ code: String = "invalid", message: String? = nil, allowNil: Bool = true,

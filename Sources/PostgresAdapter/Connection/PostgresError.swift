@@ -4,8 +4,9 @@
 /// ```swift
 /// do {
 ///     try user.save()
-/// } catch let error as PostgresError where error.kind == .uniqueViolation {
-///     print("taken:", error.constraint ?? "?")      // "users_email_unique"
+/// } catch let error as StoreError where error.kind == .uniqueViolation {
+///     let server = error.underlying as? PostgresError   // a record write: StoreError, as on every adapter
+///     print("taken:", server?.constraint ?? "?")        // "users_email_unique"
 /// }
 /// ```
 ///

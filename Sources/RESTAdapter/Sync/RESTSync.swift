@@ -9,7 +9,7 @@ import Foundation
 ///
 /// ```swift
 /// let sync = RESTSync(remote: api, local: try SQLiteAdapter(path: "cache.sqlite"))
-/// sync.track(Todo.self)
+/// try sync.track(Todo.self)
 /// ModelStore.setDefault(sync.store)
 /// let report = try sync.pull(Todo.self, policy: .newestWins)   // inserted 12, updated 3, …
 /// try Todo.create(["name": "offline edit"])                     // journaled

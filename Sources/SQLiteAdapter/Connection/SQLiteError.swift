@@ -8,9 +8,21 @@ import SwiftModelCSQLite
 ///
 /// ```swift
 /// do {
-///     try user.save()
+///     try store.execute("INSERT INTO users (email) VALUES (?)", ["ann@example.org"])
 /// } catch let error as SQLiteError where error.kind == .uniqueConstraint {
-///     print("taken:", error.message)      // "UNIQUE constraint failed: user.email"
+///     print("taken:", error.message)      // "UNIQUE constraint failed: users.email"
+/// }
+/// ```
+///
+/// Record writes (`save()`, `create`, `updateAll`) report a unique violation as
+/// ``StoreError`` `.uniqueViolation`, as every adapter does, with this error in
+/// `underlying`:
+///
+/// ```swift
+/// do {
+///     try user.save()
+/// } catch let error as StoreError where error.kind == .uniqueViolation {
+///     print((error.underlying as? SQLiteError)?.extendedCode ?? 0)   // 2067
 /// }
 /// ```
 public struct SQLiteError: Error, Sendable, CustomStringConvertible {

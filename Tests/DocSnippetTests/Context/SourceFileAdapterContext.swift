@@ -1,0 +1,10 @@
+import FileAdapter
+import Foundation
+
+/// The names the `///` snippets of Sources/FileAdapter use (compiled, not run).
+enum SourceFileAdapterDoc {
+    struct Context {
+        let store: FileAdapter
+        let url: URL
+    }
+}

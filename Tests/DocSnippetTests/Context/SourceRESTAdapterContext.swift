@@ -1,0 +1,10 @@
+import RESTAdapter
+
+/// The names the `///` snippets of Sources/RESTAdapter use (compiled, not run).
+enum SourceRESTAdapterDoc {
+    struct Context {
+        let api: RESTAdapter
+        let order: SourceDoc_Order
+        let auth: SourceDoc_TokenSource
+    }
+}

@@ -1,0 +1,28 @@
+// Generated from the `///` comments of Sources/ArrayAdapter by Scripts/doc-snippets.py: do not edit;
+// edit the comments and rerun. Compiled, not run.
+// swift-format-ignore-file
+
+@testable import ArrayAdapter
+import ArrayAdapter
+import FileAdapter
+import Foundation
+import PostgresAdapter
+import RESTAdapter
+import SQLiteAdapter
+import Testing
+
+enum SourceArrayAdapterDoc {
+    struct Context {}
+}
+
+extension SourceArrayAdapterDoc {
+    /// Sources/ArrayAdapter/ArrayAdapter.swift, snippet 1 (line 6).
+    static func ArrayAdapter1(_ given: Context) throws {
+
+        let store = ArrayAdapter()
+        show(ModelStore.setDefault(store))
+        try show(SourceDoc_Todo(["name": "walk"]).save())
+        try show(store.reset())          // empty it (tests, fixtures)
+        show(store)
+    }
+}

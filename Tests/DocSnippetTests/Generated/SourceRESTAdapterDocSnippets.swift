@@ -1,0 +1,63 @@
+// Generated from the `///` comments of Sources/RESTAdapter by Scripts/doc-snippets.py: do not edit;
+// edit the comments and rerun. Compiled, not run.
+// swift-format-ignore-file
+
+@testable import RESTAdapter
+import ArrayAdapter
+import FileAdapter
+import Foundation
+import PostgresAdapter
+import SQLiteAdapter
+import Testing
+
+extension SourceRESTAdapterDoc {
+    /// Sources/RESTAdapter/Adapter/RESTAdapter+Headers.swift, snippet 1 (line 6).
+    static func RESTAdapterHeaders1(_ given: Context) throws {
+        let api = given.api
+        let order = given.order
+        try show(api.withHeaders(["Idempotency-Key": order.key]) { try order.save() })
+    }
+
+    /// Sources/RESTAdapter/Adapter/RESTAdapter.swift, snippet 1 (line 15).
+    static func RESTAdapter1(_ given: Context) throws {
+        let api = RESTAdapter(baseURL: URL(string: "https://api.example.com")!)
+        show(api.register(SourceDoc_Employee.self, RESTResource(nestedUnder: "company")))
+        show(ModelStore.setDefault(api))
+        let team = try SourceDoc_Team.find(7)                          // GET /teams/7 (nil on 404)
+        let seniors = try SourceDoc_Employee.where(\.age > 60).all()   // GET /employees?age_gt=60
+        show(api, team, seniors)
+    }
+
+    /// Sources/RESTAdapter/Configuration/RESTConfiguration.swift, snippet 1 (line 10).
+    static func RESTConfiguration1(_ given: Context) throws {
+        let auth = given.auth
+        var configuration = RESTConfiguration()
+        show(configuration.headers["X-Client"] = "ios-4.2")
+        configuration.tokenProvider = RefreshingToken { try auth.freshToken() }
+        configuration.deadline = .seconds(10)
+        configuration.queryEncoder = ParseQueryEncoder()
+        let api = RESTAdapter(baseURL: URL(string: "https://api.example.com/v1")!, configuration: configuration)
+        show(configuration, api)
+    }
+
+    /// Sources/RESTAdapter/Configuration/RESTResource.swift, snippet 1 (line 7).
+    static func RESTResource1(_ given: Context) throws {
+        let api = given.api
+        show(api.register(SourceDoc_Employee.self, RESTResource(nestedUnder: "company")))
+        // GET  /companies/10/employees        for company.employees
+        // POST /companies/10/employees        to create one
+        // GET  /companies/10/employees/45     when the owner is known, else /employees/45
+    }
+
+    /// Sources/RESTAdapter/Sync/RESTSync.swift, snippet 1 (line 10).
+    static func RESTSync1(_ given: Context) throws {
+        let api = given.api
+        let sync = RESTSync(remote: api, local: try SQLiteAdapter(path: "cache.sqlite"))
+        try show(sync.track(SourceDoc_Todo.self))
+        show(ModelStore.setDefault(sync.store))
+        let report = try sync.pull(SourceDoc_Todo.self, policy: .newestWins)   // inserted 12, updated 3, …
+        try show(SourceDoc_Todo.create(["name": "offline edit"]))                     // journaled
+        try show(sync.push())                                               // POST /todos
+        show(sync, report)
+    }
+}
