@@ -167,6 +167,20 @@ def bound_names(stmts):
     return [n for n in names if n != "_"]
 
 
+def declared_names(declaration_lists):
+    """The names of the types and functions declared (extensions excluded)."""
+    declared = set()
+    for d in declaration_lists:
+        for item in d:
+            for line in item:
+                m = DECL.match(line.strip())
+                if m:
+                    if m.group(1) != "extension":
+                        declared.add(m.group(2))
+                    break
+    return declared
+
+
 def rename(text, names, prefix):
     for name in sorted(names, key=len, reverse=True):
         text = re.sub(r"(?<![\w.])" + name + r"\b", prefix + name, text)
@@ -202,15 +216,7 @@ def generate(path):
         imports.update(i)
         decls.append(d)
         bodies.append(st)
-    declared = set()
-    for d in decls:
-        for item in d:
-            for line in item:
-                m = DECL.match(line.strip())
-                if m:
-                    if m.group(1) != "extension":
-                        declared.add(m.group(2))
-                    break
+    declared = declared_names(decls)
     fields, provided, context_types = context_fields(doc)
     declared |= context_types
     imports = {i for i in imports if i.split()[-1] not in provided}
@@ -339,15 +345,7 @@ def generate_sources(target, files):
         stem = re.sub(r"\W", "", os.path.splitext(os.path.basename(file))[0])
         prefix = target + stem + "_"
         parts = [split(x.body) for x in found]
-        declared = set()
-        for _, d, _ in parts:
-            for item in d:
-                for line in item:
-                    m = DECL.match(line.strip())
-                    if m:
-                        if m.group(1) != "extension":
-                            declared.add(m.group(2))
-                        break
+        declared = declared_names(d for _, d, _ in parts)
         models = shared - declared
 
         def both(line):
