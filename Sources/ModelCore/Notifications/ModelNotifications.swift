@@ -20,7 +20,13 @@ public enum ModelNotifications {
     /// private one (``withPrivateSettings(_:)``).
     private static let processCenter = CenterSetting()
     @TaskLocal private static var privateCenter: CenterSetting?
-    @inline(__always) private static var center: CenterSetting { privateCenter ?? processCenter }
+    /// How many private settings are bound anywhere: while none is, the task-local is not
+    /// read (posting is decided per change).
+    private static let privateScopes = Atomic<Int>(0)
+    @inline(__always) private static var center: CenterSetting {
+        if privateScopes.load(ordering: .relaxed) == 0 { return processCenter }
+        return privateCenter ?? processCenter
+    }
 
     /// One NotificationCenter posting mode.
     private final class CenterSetting: Sendable {
@@ -31,7 +37,9 @@ public enum ModelNotifications {
     /// ``postsToNotificationCenter`` and naming `.modelDidChange` set inside it stays
     /// inside it and the tasks it starts. For tests, which run in parallel.
     package static func withPrivateSettings<R>(_ body: () throws -> R) rethrows -> R {
-        try $privateCenter.withValue(CenterSetting(), operation: body)
+        privateScopes.add(1, ordering: .relaxed)
+        defer { privateScopes.subtract(1, ordering: .relaxed) }
+        return try $privateCenter.withValue(CenterSetting(), operation: body)
     }
     /// The name posts go under (``Foundation/Notification/Name/modelDidChange`` without
     /// noting interest).

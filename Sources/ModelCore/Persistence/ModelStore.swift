@@ -1,3 +1,5 @@
+import Synchronization
+
 
 /// Chooses the adapter each model uses.
 ///
@@ -24,14 +26,22 @@ public enum ModelStore {
     /// The process's settings, or a task's private ones (``withPrivateSettings(_:)``).
     private static let processConfiguration = Locked(Configuration())
     @TaskLocal private static var privateConfiguration: Locked<Configuration>?
-    private static var configuration: Locked<Configuration> { privateConfiguration ?? processConfiguration }
+    /// How many private settings are bound anywhere: while none is, the task-local is not
+    /// read (resolution is on every record call's path).
+    private static let privateScopes = Atomic<Int>(0)
+    private static var configuration: Locked<Configuration> {
+        if privateScopes.load(ordering: .relaxed) == 0 { return processConfiguration }
+        return privateConfiguration ?? processConfiguration
+    }
     @TaskLocal private static var scoped: (any PersistenceAdapter)?
 
     /// Runs `body` with private settings (no default, no per-type adapters): what
     /// ``setDefault(_:)`` and ``setAdapter(_:for:)`` set inside it stays inside it and the
     /// tasks it starts. For tests, which run in parallel.
     package static func withPrivateSettings<R>(_ body: () throws -> R) rethrows -> R {
-        try $privateConfiguration.withValue(Locked(Configuration()), operation: body)
+        privateScopes.add(1, ordering: .relaxed)
+        defer { privateScopes.subtract(1, ordering: .relaxed) }
+        return try $privateConfiguration.withValue(Locked(Configuration()), operation: body)
     }
 
     /// Sets (or clears) the process-wide default adapter.
