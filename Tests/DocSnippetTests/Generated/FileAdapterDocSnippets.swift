@@ -28,7 +28,7 @@ extension FileAdapterDoc {
         try show(FileAdapterDoc_Todo.serialize(to: URL(filePath: "backup.archive")))        // now remembered instead
     }
 
-    /// Docs/FileAdapter.md, snippet 3 (line 123).
+    /// Docs/FileAdapter.md, snippet 3 (line 126).
     static func snippet3(_ context: Context) throws {
         let store = context.store
         try show(store.register(FileAdapterDoc_Todo.self, version: 3, migrations: [

@@ -84,7 +84,7 @@ extension ModelCoreModel_Todo {
     convenience init(name: String) { self.init(); self.name = name }
 }
 
-// Sources/ModelCore/Persistence/ModelStore.swift, snippet 1 (line 9)
+// Sources/ModelCore/Persistence/ModelStore.swift, snippet 1 (line 11)
 @Test func ModelCoreModelStore_createsTasks() throws {
     try ModelStore.using(ArrayAdapter()) {                      // per scope (tests)
         try SourceDoc_Todo(["name": "walk"]).save()
@@ -354,7 +354,7 @@ extension SourceModelCoreDoc {
         show(fixed)
     }
 
-    /// Sources/ModelCore/Persistence/ModelStore.swift, snippet 1 (line 9).
+    /// Sources/ModelCore/Persistence/ModelStore.swift, snippet 1 (line 11).
     static func ModelStore1(_ given: Context) throws {
         show(ModelStore.setDefault(try SQLiteAdapter(path: "app.sqlite")))   // once, at launch
         show(ModelStore.setAdapter(ArrayAdapter(), for: SourceDoc_Draft.self))         // per model type
