@@ -354,7 +354,8 @@ def generate_sources(target, files):
         for x, (i, d, st) in zip(found, parts):
             imports.update(i)
             for item in d:
-                out_decls.append(f"// {rel}, snippet {x.number} (line {x.line})")
+                # No line numbers (unlike the guides): editing code above a comment leaves this file as it is.
+                out_decls.append(f"// {rel}, snippet {x.number}")
                 out_decls += [both(line) for line in item]
                 out_decls.append("")
             # Code only: no comments, string contents or argument labels (`to:`) bind a field.
@@ -366,7 +367,7 @@ def generate_sources(target, files):
             names = bound_names(st)
             if names:
                 body.append(both("show(" + ", ".join(names) + ")"))
-            fn = [f"    /// {rel}, snippet {x.number} (line {x.line}).",
+            fn = [f"    /// {rel}, snippet {x.number}.",
                   f"    static func {stem}{x.number}(_ given: Context) {'async ' if is_async else ''}throws {{"]
             for f in bind:
                 fn.append(f"        {'var' if f in var_fields else 'let'} {f} = given.{f}")

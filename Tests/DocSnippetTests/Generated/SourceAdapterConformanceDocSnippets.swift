@@ -16,7 +16,7 @@ enum SourceAdapterConformanceDoc {
 }
 
 extension SourceAdapterConformanceDoc {
-    /// Sources/AdapterConformance/Differential/DifferentialRun.swift, snippet 1 (line 7).
+    /// Sources/AdapterConformance/Differential/DifferentialRun.swift, snippet 1.
     static func DifferentialRun1(_ given: Context) throws {
         let mismatches = try DifferentialRun(seed: 7, rows: 60, queries: 250)
             .compare(["memory": ArrayAdapter(), "sqlite": try SQLiteAdapter()])

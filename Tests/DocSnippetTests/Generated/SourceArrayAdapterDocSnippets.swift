@@ -16,7 +16,7 @@ enum SourceArrayAdapterDoc {
 }
 
 extension SourceArrayAdapterDoc {
-    /// Sources/ArrayAdapter/ArrayAdapter.swift, snippet 1 (line 6).
+    /// Sources/ArrayAdapter/ArrayAdapter.swift, snippet 1.
     static func ArrayAdapter1(_ given: Context) throws {
 
         let store = ArrayAdapter()

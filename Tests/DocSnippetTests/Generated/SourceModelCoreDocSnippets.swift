@@ -11,14 +11,14 @@ import RESTAdapter
 import SQLiteAdapter
 import Testing
 
-// Sources/ModelCore/Concurrency/CloseGate.swift, snippet 1 (line 6)
+// Sources/ModelCore/Concurrency/CloseGate.swift, snippet 1
 func ModelCoreCloseGate_send(through gate: CloseGate, _ work: () throws -> Void) throws {
     try gate.enter { StoreError.closed("REST store") }
     defer { gate.leave() }
     try work()
 }
 
-// Sources/ModelCore/Concurrency/Model+Async.swift, snippet 1 (line 7)
+// Sources/ModelCore/Concurrency/Model+Async.swift, snippet 1
 @MainActor final class ModelCoreModelAsync_TodoScreen {
     var title = ""
 
@@ -28,7 +28,7 @@ func ModelCoreCloseGate_send(through gate: CloseGate, _ work: () throws -> Void)
     }
 }
 
-// Sources/ModelCore/Model/JSONMapping.swift, snippet 1 (line 6)
+// Sources/ModelCore/Model/JSONMapping.swift, snippet 1
 final class ModelCoreJSONMapping_Team: Model {
     @Column var name = ""
     @Column var apiToken = ""
@@ -44,7 +44,7 @@ final class ModelCoreJSONMapping_Team: Model {
     }
 }
 
-// Sources/ModelCore/Model/JSONMapping.swift, snippet 2 (line 179)
+// Sources/ModelCore/Model/JSONMapping.swift, snippet 2
 final class ModelCoreJSONMapping_Invoice: Model {
     @Column var priority = 2
     @Column var cents: Int64 = 0
@@ -61,13 +61,13 @@ final class ModelCoreJSONMapping_Invoice: Model {
     }
 }
 
-// Sources/ModelCore/Model/Model+FieldTimestamps.swift, snippet 1 (line 12)
+// Sources/ModelCore/Model/Model+FieldTimestamps.swift, snippet 1
 final class ModelCoreModelFieldTimestamps_Order: Model {
     @Column(options: .fieldTimestamps) var status = "new"   // + status_set_at, status_changed_at
     init() {}
 }
 
-// Sources/ModelCore/Model/Model.swift, snippet 1 (line 7)
+// Sources/ModelCore/Model/Model.swift, snippet 1
 final class ModelCoreModel_Todo: Model {
     @Column var name: String = ""
     @Column var dueDate: Date?
@@ -79,19 +79,19 @@ final class ModelCoreModel_Todo: Model {
     }
 }
 
-// Sources/ModelCore/Model/Model.swift, snippet 2 (line 23)
+// Sources/ModelCore/Model/Model.swift, snippet 2
 extension ModelCoreModel_Todo {
     convenience init(name: String) { self.init(); self.name = name }
 }
 
-// Sources/ModelCore/Persistence/ModelStore.swift, snippet 1 (line 11)
+// Sources/ModelCore/Persistence/ModelStore.swift, snippet 1
 @Test func ModelCoreModelStore_createsTasks() throws {
     try ModelStore.using(ArrayAdapter()) {                      // per scope (tests)
         try SourceDoc_Todo(["name": "walk"]).save()
     }
 }
 
-// Sources/ModelCore/Schema/Column.swift, snippet 1 (line 9)
+// Sources/ModelCore/Schema/Column.swift, snippet 1
 final class ModelCoreColumn_Todo: Model {
     @Column var name: String = ""                        // "name", string
     @Column var longName: String?                        // "long_name", string?
@@ -103,19 +103,19 @@ final class ModelCoreColumn_Todo: Model {
     init() {}
 }
 
-// Sources/ModelCore/Schema/ColumnOptions.swift, snippet 1 (line 3)
+// Sources/ModelCore/Schema/ColumnOptions.swift, snippet 1
 final class ModelCoreColumnOptions_Subscriber: Model {
     @Column(options: [.unique, .indexed]) var email: String = ""
     init() {}
 }
 
-// Sources/ModelCore/Schema/DateStorage.swift, snippet 1 (line 71)
+// Sources/ModelCore/Schema/DateStorage.swift, snippet 1
 final class ModelCoreDateStorage_Visit: Model {
     @Column("created_at", options: .dateStorage(.secondsSince1970)) var created: Date?
     init() {}
 }
 
-// Sources/ModelCore/Schema/ModelID.swift, snippet 1 (line 15)
+// Sources/ModelCore/Schema/ModelID.swift, snippet 1
 final class ModelCoreModelID_Device: Model {
     typealias IDValue = UUID
     @Column var name: String = ""
@@ -123,14 +123,14 @@ final class ModelCoreModelID_Device: Model {
 }
 
 extension SourceModelCoreDoc {
-    /// Sources/ModelCore/Casting/Caster.swift, snippet 1 (line 10).
+    /// Sources/ModelCore/Casting/Caster.swift, snippet 1.
     static func Caster1(_ given: Context) throws {
         try show(Caster.cast("12", to: CastTarget(.int)))        // .int(12)
         try show(Caster.cast("yes", to: CastTarget(.bool)))      // .bool(true)
         try show(Caster.cast("3.7", to: CastTarget(.int)))       // throws: not an integer
     }
 
-    /// Sources/ModelCore/Concurrency/AsyncTransaction.swift, snippet 1 (line 56).
+    /// Sources/ModelCore/Concurrency/AsyncTransaction.swift, snippet 1.
     static func AsyncTransaction1(_ given: Context) async throws {
         let store = given.store
         let fromID = given.fromID
@@ -147,17 +147,17 @@ extension SourceModelCoreDoc {
         show(moved)
     }
 
-    /// Sources/ModelCore/Concurrency/CloseGate.swift, snippet 1 (line 6).
+    /// Sources/ModelCore/Concurrency/CloseGate.swift, snippet 1.
     static func CloseGate1(_ given: Context) throws {
         _ = given
     }
 
-    /// Sources/ModelCore/Concurrency/Model+Async.swift, snippet 1 (line 7).
+    /// Sources/ModelCore/Concurrency/Model+Async.swift, snippet 1.
     static func ModelAsync1(_ given: Context) throws {
         _ = given
     }
 
-    /// Sources/ModelCore/Errors/SwiftModelError.swift, snippet 1 (line 8).
+    /// Sources/ModelCore/Errors/SwiftModelError.swift, snippet 1.
     static func SwiftModelError1(_ given: Context) throws {
         let user = given.user
         do {
@@ -168,7 +168,7 @@ extension SourceModelCoreDoc {
         }
     }
 
-    /// Sources/ModelCore/Inflector/Inflector.swift, snippet 1 (line 6).
+    /// Sources/ModelCore/Inflector/Inflector.swift, snippet 1.
     static func Inflector1(_ given: Context) throws {
         let inflector = Inflector.shared
         show(inflector.pluralize("person"))       // "people"
@@ -185,7 +185,7 @@ extension SourceModelCoreDoc {
         show(inflector)
     }
 
-    /// Sources/ModelCore/Logging/LogHandler.swift, snippet 2 (line 61).
+    /// Sources/ModelCore/Logging/LogHandler.swift, snippet 2.
     static func LogHandler2(_ given: Context) throws {
         let capture = CapturingLogHandler()
         ModelLog.handler = capture
@@ -195,7 +195,7 @@ extension SourceModelCoreDoc {
         show(capture)
     }
 
-    /// Sources/ModelCore/Logging/ModelLog.swift, snippet 1 (line 10).
+    /// Sources/ModelCore/Logging/ModelLog.swift, snippet 1.
     static func ModelLog1(_ given: Context) throws {
         show(ModelLog.setLevel(.debug, for: "sqlite"))   // every SQL statement
         show(ModelLog.setLevel(.info, for: "file"))     // FileAdapter loads and saves
@@ -206,7 +206,7 @@ extension SourceModelCoreDoc {
         try show(ModelLog.silenced { try SourceDoc_importEverything() })
     }
 
-    /// Sources/ModelCore/Logging/ModelLog.swift, snippet 2 (line 111).
+    /// Sources/ModelCore/Logging/ModelLog.swift, snippet 2.
     static func ModelLog2(_ given: Context) throws {
         let count = given.count
         let log = ModelLogger(subsystem: "sync")
@@ -215,19 +215,19 @@ extension SourceModelCoreDoc {
         show(log)
     }
 
-    /// Sources/ModelCore/Model/JSONMapping.swift, snippet 1 (line 6).
+    /// Sources/ModelCore/Model/JSONMapping.swift, snippet 1.
     static func JSONMapping1(_ given: Context) throws {
         let team = given.team
 
         try show(team.dictionaryValue())   // ["id": 1, "TeamName": "Rovers", "foundedAt": 1.3e9, "players": [...]]
     }
 
-    /// Sources/ModelCore/Model/JSONMapping.swift, snippet 2 (line 179).
+    /// Sources/ModelCore/Model/JSONMapping.swift, snippet 2.
     static func JSONMapping2(_ given: Context) throws {
         _ = given
     }
 
-    /// Sources/ModelCore/Model/Model+ByID.swift, snippet 1 (line 3).
+    /// Sources/ModelCore/Model/Model+ByID.swift, snippet 1.
     static func ModelByID1(_ given: Context) throws {
         let city = given.city
         try show(SourceDoc_Person.delete(id: 5))                                  // one DELETE, no hooks
@@ -236,27 +236,27 @@ extension SourceModelCoreDoc {
         try show(SourceDoc_Person.update(id: 5) { $0.score += 1 })                // loads, validates, hooks run
     }
 
-    /// Sources/ModelCore/Model/Model+Dynamic.swift, snippet 1 (line 6).
+    /// Sources/ModelCore/Model/Model+Dynamic.swift, snippet 1.
     static func ModelDynamic1(_ given: Context) throws {
         let todo = try SourceDoc_Todo(["name": "walk", "due_date": "2012-09-15"])
         show(todo)
     }
 
-    /// Sources/ModelCore/Model/Model+Dynamic.swift, snippet 2 (line 27).
+    /// Sources/ModelCore/Model/Model+Dynamic.swift, snippet 2.
     static func ModelDynamic2(_ given: Context) throws {
         let todo = given.todo
         let due = try todo["due_date"]     // .date(…)
         show(due)
     }
 
-    /// Sources/ModelCore/Model/Model+Dynamic.swift, snippet 3 (line 38).
+    /// Sources/ModelCore/Model/Model+Dynamic.swift, snippet 3.
     static func ModelDynamic3(_ given: Context) throws {
         let todo = given.todo
         try show(todo.set("due_date", to: "2012-09-19"))
         try show(todo.set("priority", to: "3"))        // .int(3)
     }
 
-    /// Sources/ModelCore/Model/Model+FieldTimestamps.swift, snippet 1 (line 12).
+    /// Sources/ModelCore/Model/Model+FieldTimestamps.swift, snippet 1.
     static func ModelFieldTimestamps1(_ given: Context) throws {
         let order = given.order
 
@@ -266,13 +266,13 @@ extension SourceModelCoreDoc {
         try show(order.lastSet(\.status))        // when status was last assigned (even the same value)
     }
 
-    /// Sources/ModelCore/Model/Model+Finders.swift, snippet 1 (line 4).
+    /// Sources/ModelCore/Model/Model+Finders.swift, snippet 1.
     static func ModelFinders1(_ given: Context) throws {
         let todo = try SourceDoc_Todo.create(["name": "walk", "due_date": "2012-09-15"])
         show(todo)
     }
 
-    /// Sources/ModelCore/Model/Model+Observation.swift, snippet 1 (line 23).
+    /// Sources/ModelCore/Model/Model+Observation.swift, snippet 1.
     static func ModelObservation1(_ given: Context) throws {
         let todo = given.todo
         let observation = try todo.observe(\.name) { old, new in print("\(old) → \(new)") }
@@ -281,7 +281,7 @@ extension SourceModelCoreDoc {
         show(observation)
     }
 
-    /// Sources/ModelCore/Model/Model+Observation.swift, snippet 2 (line 66).
+    /// Sources/ModelCore/Model/Model+Observation.swift, snippet 2.
     static func ModelObservation2(_ given: Context) throws {
         let todo = given.todo
         let label = given.label
@@ -291,7 +291,7 @@ extension SourceModelCoreDoc {
         try show(a.bind(\.name, to: b, \.name, twoWay: true))
     }
 
-    /// Sources/ModelCore/Model/Model+Save.swift, snippet 1 (line 37).
+    /// Sources/ModelCore/Model/Model+Save.swift, snippet 1.
     static func ModelSave1(_ given: Context) throws {
         let chore = SourceDoc_Chore()
         chore.name = "walk the dog"
@@ -299,13 +299,13 @@ extension SourceModelCoreDoc {
         show(chore)
     }
 
-    /// Sources/ModelCore/Model/Model+Save.swift, snippet 2 (line 57).
+    /// Sources/ModelCore/Model/Model+Save.swift, snippet 2.
     static func ModelSave2(_ given: Context) throws {
         let user = given.user
         if try !user.saveIfValid() { show(user.errors.fullMessages) }
     }
 
-    /// Sources/ModelCore/Model/Model+SwiftValues.swift, snippet 1 (line 4).
+    /// Sources/ModelCore/Model/Model+SwiftValues.swift, snippet 1.
     static func ModelSwiftValues1(_ given: Context) throws {
         let store = given.store
         let title = "walk the dog", due = Date.now
@@ -315,7 +315,7 @@ extension SourceModelCoreDoc {
         show(title, chore)
     }
 
-    /// Sources/ModelCore/Model/Model+Transaction.swift, snippet 1 (line 10).
+    /// Sources/ModelCore/Model/Model+Transaction.swift, snippet 1.
     static func ModelTransaction1(_ given: Context) throws {
         let todo = given.todo
         let approved = given.approved
@@ -325,17 +325,17 @@ extension SourceModelCoreDoc {
         })
     }
 
-    /// Sources/ModelCore/Model/Model.swift, snippet 1 (line 7).
+    /// Sources/ModelCore/Model/Model.swift, snippet 1.
     static func Model1(_ given: Context) throws {
         _ = given
     }
 
-    /// Sources/ModelCore/Model/Model.swift, snippet 2 (line 23).
+    /// Sources/ModelCore/Model/Model.swift, snippet 2.
     static func Model2(_ given: Context) throws {
         _ = given
     }
 
-    /// Sources/ModelCore/Notifications/ModelNotifications.swift, snippet 1 (line 6).
+    /// Sources/ModelCore/Notifications/ModelNotifications.swift, snippet 1.
     static func ModelNotifications1(_ given: Context) async throws {
         for await change in ModelNotifications.changes(of: SourceDoc_Todo.self) {
             print(change.action, change.id)
@@ -346,7 +346,7 @@ extension SourceModelCoreDoc {
         })
     }
 
-    /// Sources/ModelCore/Persistence/ModelClock.swift, snippet 1 (line 7).
+    /// Sources/ModelCore/Persistence/ModelClock.swift, snippet 1.
     static func ModelClock1(_ given: Context) throws {
         let todo = given.todo
         let fixed = Date(timeIntervalSince1970: 1_700_000_000)
@@ -354,14 +354,14 @@ extension SourceModelCoreDoc {
         show(fixed)
     }
 
-    /// Sources/ModelCore/Persistence/ModelStore.swift, snippet 1 (line 11).
+    /// Sources/ModelCore/Persistence/ModelStore.swift, snippet 1.
     static func ModelStore1(_ given: Context) throws {
         show(ModelStore.setDefault(try SQLiteAdapter(path: "app.sqlite")))   // once, at launch
         show(ModelStore.setAdapter(ArrayAdapter(), for: SourceDoc_Draft.self))         // per model type
 
     }
 
-    /// Sources/ModelCore/Persistence/StoreError.swift, snippet 1 (line 8).
+    /// Sources/ModelCore/Persistence/StoreError.swift, snippet 1.
     static func StoreError1(_ given: Context) throws {
         let user = given.user
         do {
@@ -371,7 +371,7 @@ extension SourceModelCoreDoc {
         }
     }
 
-    /// Sources/ModelCore/Persistence/TransactionContext.swift, snippet 1 (line 120).
+    /// Sources/ModelCore/Persistence/TransactionContext.swift, snippet 1.
     static func TransactionContext1(_ given: Context) throws {
         let store = given.store
         let from = given.from
@@ -382,34 +382,34 @@ extension SourceModelCoreDoc {
         })
     }
 
-    /// Sources/ModelCore/Query/QueryPredicate.swift, snippet 1 (line 21).
+    /// Sources/ModelCore/Query/QueryPredicate.swift, snippet 1.
     static func QueryPredicate1(_ given: Context) throws {
         let startsWith100Percent: QueryPredicate =
             .text(column: 1, .like, TextOperator.escapeLike("100%") + "%", caseInsensitive: false)
         show(startsWith100Percent)
     }
 
-    /// Sources/ModelCore/Schema/Column.swift, snippet 1 (line 9).
+    /// Sources/ModelCore/Schema/Column.swift, snippet 1.
     static func Column1(_ given: Context) throws {
         _ = given
     }
 
-    /// Sources/ModelCore/Schema/ColumnOptions.swift, snippet 1 (line 3).
+    /// Sources/ModelCore/Schema/ColumnOptions.swift, snippet 1.
     static func ColumnOptions1(_ given: Context) throws {
         _ = given
     }
 
-    /// Sources/ModelCore/Schema/DateStorage.swift, snippet 1 (line 71).
+    /// Sources/ModelCore/Schema/DateStorage.swift, snippet 1.
     static func DateStorage1(_ given: Context) throws {
         _ = given
     }
 
-    /// Sources/ModelCore/Schema/ModelID.swift, snippet 1 (line 15).
+    /// Sources/ModelCore/Schema/ModelID.swift, snippet 1.
     static func ModelID1(_ given: Context) throws {
         _ = given
     }
 
-    /// Sources/ModelCore/Schema/ModelSchema.swift, snippet 1 (line 7).
+    /// Sources/ModelCore/Schema/ModelSchema.swift, snippet 1.
     static func ModelSchema1(_ given: Context) throws {
         let schema = SourceDoc_Todo.schema
         show(schema.columns.map(\.name))          // ["id", "name", "long_name", "due_date", …]
@@ -417,7 +417,7 @@ extension SourceModelCoreDoc {
         show(schema)
     }
 
-    /// Sources/ModelCore/Schema/Relation.swift, snippet 1 (line 24).
+    /// Sources/ModelCore/Schema/Relation.swift, snippet 1.
     static func Relation1(_ given: Context) throws {
         let relation = try SourceDoc_Todo.schema.relation(named: "assignees")
         show(relation?.kind)          // .hasMany
@@ -425,14 +425,14 @@ extension SourceModelCoreDoc {
         show(relation)
     }
 
-    /// Sources/ModelCore/Values/ColumnValue.swift, snippet 1 (line 187).
+    /// Sources/ModelCore/Values/ColumnValue.swift, snippet 1.
     static func ColumnValue1(_ given: Context) throws {
         let todo = given.todo
         try show(todo.set("tags", to: ModelValue(Set(["a", "b"]))))
         try show(todo.set("steps", to: ModelValue(1...10)))
     }
 
-    /// Sources/ModelCore/Values/ModelValue+Accessors.swift, snippet 1 (line 5).
+    /// Sources/ModelCore/Values/ModelValue+Accessors.swift, snippet 1.
     static func ModelValueAccessors1(_ given: Context) throws {
         let hours: ModelValue = 3
         show(hours.intValue)          // 3
@@ -440,7 +440,7 @@ extension SourceModelCoreDoc {
         show(hours)
     }
 
-    /// Sources/ModelCore/Values/ModelValue.swift, snippet 1 (line 10).
+    /// Sources/ModelCore/Values/ModelValue.swift, snippet 1.
     static func ModelValue1(_ given: Context) throws {
         let todo = given.todo
         try show(todo.set("due_date", to: "2012-09-19"))        // .string, cast to a date

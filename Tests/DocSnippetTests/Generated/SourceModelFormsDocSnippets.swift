@@ -11,7 +11,7 @@ import RESTAdapter
 import SQLiteAdapter
 import Testing
 
-// Sources/ModelForms/Declaring/FormLayout.swift, snippet 1 (line 3)
+// Sources/ModelForms/Declaring/FormLayout.swift, snippet 1
 extension SourceDoc_Todo: FormDescribing {
     static func form(_ form: inout FormLayout<SourceDoc_Todo>) {
         form.title = "New task"
@@ -25,7 +25,7 @@ extension SourceDoc_Todo: FormDescribing {
 }
 
 extension SourceModelFormsDoc {
-    /// Sources/ModelForms/Applying/Model+ApplyForm.swift, snippet 1 (line 6).
+    /// Sources/ModelForms/Applying/Model+ApplyForm.swift, snippet 1.
     static func ModelApplyForm1(_ given: Context) throws {
         let todo = given.todo
         let errors = try todo.apply(formValues: ["name": "walk", "due_date": "2012-09-15"])
@@ -33,12 +33,12 @@ extension SourceModelFormsDoc {
         show(errors)
     }
 
-    /// Sources/ModelForms/Declaring/FormLayout.swift, snippet 1 (line 3).
+    /// Sources/ModelForms/Declaring/FormLayout.swift, snippet 1.
     static func FormLayout1(_ given: Context) throws {
         _ = given
     }
 
-    /// Sources/ModelForms/Descriptor/FormDescriptor.swift, snippet 1 (line 7).
+    /// Sources/ModelForms/Descriptor/FormDescriptor.swift, snippet 1.
     static func FormDescriptor1(_ given: Context) throws {
         let todo = given.todo
         let form = try todo.formDescriptor()
@@ -48,7 +48,7 @@ extension SourceModelFormsDoc {
         show(form)
     }
 
-    /// Sources/ModelForms/Descriptor/Model+FormDescriptor.swift, snippet 1 (line 6).
+    /// Sources/ModelForms/Descriptor/Model+FormDescriptor.swift, snippet 1.
     static func ModelFormDescriptor1(_ given: Context) throws {
         let todo = given.todo
         let form = try todo.formDescriptor()
@@ -57,7 +57,7 @@ extension SourceModelFormsDoc {
         show(form)
     }
 
-    /// Sources/ModelForms/JSONSchema/Model+JSONSchema.swift, snippet 1 (line 7).
+    /// Sources/ModelForms/JSONSchema/Model+JSONSchema.swift, snippet 1.
     static func ModelJSONSchema1(_ given: Context) throws {
         let url = given.url
         let schema = try SourceDoc_Todo.jsonSchema()

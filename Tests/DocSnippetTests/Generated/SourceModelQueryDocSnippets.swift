@@ -11,13 +11,13 @@ import RESTAdapter
 import SQLiteAdapter
 import Testing
 
-// Sources/ModelQuery/Builder/Query.swift, snippet 2 (line 16)
+// Sources/ModelQuery/Builder/Query.swift, snippet 2
 extension SourceDoc_Person {
     static let seasoned = SourceDoc_Person.where(\.age >= 40)
     static func livingIn(_ city: String) -> Query<SourceDoc_Person> { SourceDoc_Person.where(\.city == city) }
 }
 
-// Sources/ModelQuery/Relations/BelongsTo.swift, snippet 1 (line 4)
+// Sources/ModelQuery/Relations/BelongsTo.swift, snippet 1
 final class ModelQueryBelongsTo_Assignee: Model {
     @Column var name = ""
     @BelongsTo var todo: SourceDoc_Todo?          // column "todo_id" (Int64? for Todo's Int64 ids)
@@ -25,42 +25,42 @@ final class ModelQueryBelongsTo_Assignee: Model {
     init() {}
 }
 
-// Sources/ModelQuery/Relations/HasMany.swift, snippet 1 (line 4)
+// Sources/ModelQuery/Relations/HasMany.swift, snippet 1
 final class ModelQueryHasMany_Todo: Model {
     @Column var name = ""
     @HasMany(dependent: .destroy) var assignees: Children<ModelQueryHasMany_Assignee>
     init() {}
 }
 
-// Sources/ModelQuery/Relations/HasMany.swift, snippet 1 (line 4)
+// Sources/ModelQuery/Relations/HasMany.swift, snippet 1
 final class ModelQueryHasMany_Assignee: Model {
     @Column var name = ""
     @BelongsTo var todo: ModelQueryHasMany_Todo?
     init() {}
 }
 
-// Sources/ModelQuery/Relations/HasManyThrough.swift, snippet 1 (line 5)
+// Sources/ModelQuery/Relations/HasManyThrough.swift, snippet 1
 final class ModelQueryHasManyThrough_League: Model {
     @HasMany var teams: Children<SourceDoc_Team>
     @HasManyThrough(\ModelQueryHasManyThrough_League.teams, \SourceDoc_Team.players) var players: Through<SourceDoc_Player>
     init() {}
 }
 
-// Sources/ModelQuery/Relations/HasManyThrough.swift, snippet 1 (line 5)
+// Sources/ModelQuery/Relations/HasManyThrough.swift, snippet 1
 final class ModelQueryHasManyThrough_Student: Model {
     @HasMany(dependent: .delete) var enrollments: Children<SourceDoc_Enrollment>
     @HasManyThrough(\ModelQueryHasManyThrough_Student.enrollments, \SourceDoc_Enrollment.course) var courses: Through<SourceDoc_Course>
     init() {}
 }
 
-// Sources/ModelQuery/Relations/HasOne.swift, snippet 1 (line 4)
+// Sources/ModelQuery/Relations/HasOne.swift, snippet 1
 final class ModelQueryHasOne_User: Model {
     @HasOne(dependent: .destroy) var profile: SourceDoc_Profile?
     init() {}
 }
 
 extension SourceModelQueryDoc {
-    /// Sources/ModelQuery/Builder/ColumnCondition+SwiftValues.swift, snippet 1 (line 4).
+    /// Sources/ModelQuery/Builder/ColumnCondition+SwiftValues.swift, snippet 1.
     static func ColumnConditionSwiftValues1(_ given: Context) throws {
         let name = "Ann", since: Date = .now
         try show(SourceDoc_Person.where("name").eq(name).where("joined").gte(since).all())
@@ -68,53 +68,53 @@ extension SourceModelQueryDoc {
         show(name)
     }
 
-    /// Sources/ModelQuery/Builder/ColumnCondition.swift, snippet 1 (line 3).
+    /// Sources/ModelQuery/Builder/ColumnCondition.swift, snippet 1.
     static func ColumnCondition1(_ given: Context) throws {
         show(SourceDoc_Todo.where("assigned_to").eq("bob").and("location").contains("seattle"))
         show(SourceDoc_Todo.where("priority").between(1, 3).or("done").eq(true))
         show(SourceDoc_Todo.where("name").not.beginsWith("tmp"))
     }
 
-    /// Sources/ModelQuery/Builder/Model+Query.swift, snippet 1 (line 4).
+    /// Sources/ModelQuery/Builder/Model+Query.swift, snippet 1.
     static func ModelQuery1(_ given: Context) throws {
         try show(SourceDoc_Todo.query().order(by: "due_date").limit(10).all())
     }
 
-    /// Sources/ModelQuery/Builder/Model+Query.swift, snippet 2 (line 32).
+    /// Sources/ModelQuery/Builder/Model+Query.swift, snippet 2.
     static func ModelQuery2(_ given: Context) throws {
         let dogs = try SourceDoc_Todo.find { $0.name.contains("dog") }
         show(dogs)
     }
 
-    /// Sources/ModelQuery/Builder/Query+Aggregates.swift, snippet 1 (line 14).
+    /// Sources/ModelQuery/Builder/Query+Aggregates.swift, snippet 1.
     static func QueryAggregates1(_ given: Context) throws {
         try show(SourceDoc_Person.where(\.city == "Paris").sum(\.score))     // Double?
     }
 
-    /// Sources/ModelQuery/Builder/Query+Aggregates.swift, snippet 2 (line 38).
+    /// Sources/ModelQuery/Builder/Query+Aggregates.swift, snippet 2.
     static func QueryAggregates2(_ given: Context) throws {
         try show(SourceDoc_Person.query().sum(\.bonus))      // bonus: Double? → Double?
     }
 
-    /// Sources/ModelQuery/Builder/Query+Aggregates.swift, snippet 3 (line 55).
+    /// Sources/ModelQuery/Builder/Query+Aggregates.swift, snippet 3.
     static func QueryAggregates3(_ given: Context) throws {
         try show(SourceDoc_Person.query().group(by: "city").count())      // [AggregateGroup]: key → count
         try show(SourceDoc_Person.query().group(by: "city").sum("score"))
     }
 
-    /// Sources/ModelQuery/Builder/Query+Async.swift, snippet 1 (line 8).
+    /// Sources/ModelQuery/Builder/Query+Async.swift, snippet 1.
     static func QueryAsync1(_ given: Context) async throws {
         let open = try await SourceDoc_Todo.where(\.done == false).order(by: \.due).all()
         let total = try await SourceDoc_Todo.query().count()
         show(open, total)
     }
 
-    /// Sources/ModelQuery/Builder/Query+Batch.swift, snippet 1 (line 22).
+    /// Sources/ModelQuery/Builder/Query+Batch.swift, snippet 1.
     static func QueryBatch1(_ given: Context) throws {
         try show(SourceDoc_Todo.where("done").eq(true).updateAll(["archived": true]))
     }
 
-    /// Sources/ModelQuery/Builder/Query+Fetching.swift, snippet 1 (line 96).
+    /// Sources/ModelQuery/Builder/Query+Fetching.swift, snippet 1.
     static func QueryFetching1(_ given: Context) throws {
         let page = try SourceDoc_Todo.query().order(by: "name").page(2, per: 20)
         show(page.items.count)       // up to 20
@@ -124,7 +124,7 @@ extension SourceModelQueryDoc {
         show(page)
     }
 
-    /// Sources/ModelQuery/Builder/Query+SwiftValues.swift, snippet 1 (line 3).
+    /// Sources/ModelQuery/Builder/Query+SwiftValues.swift, snippet 1.
     static func QuerySwiftValues1(_ given: Context) throws {
         let level = given.level
         let cutoff = Date.now
@@ -135,12 +135,12 @@ extension SourceModelQueryDoc {
         show(cutoff)
     }
 
-    /// Sources/ModelQuery/Builder/Query+SwiftValues.swift, snippet 2 (line 49).
+    /// Sources/ModelQuery/Builder/Query+SwiftValues.swift, snippet 2.
     static func QuerySwiftValues2(_ given: Context) throws {
         try show(SourceDoc_Person.query().group(by: \.city).sum("score"))
     }
 
-    /// Sources/ModelQuery/Builder/Query.swift, snippet 1 (line 5).
+    /// Sources/ModelQuery/Builder/Query.swift, snippet 1.
     static func Query1(_ given: Context) throws {
         let todos = try SourceDoc_Todo.where("assigned_to").eq("bob").and("location").contains("seattle").all()
         let top = try SourceDoc_Person.where(.between(\.age, 30, 40) && \.city == "Paris")
@@ -150,24 +150,24 @@ extension SourceModelQueryDoc {
         show(todos, top)
     }
 
-    /// Sources/ModelQuery/Builder/Query.swift, snippet 2 (line 16).
+    /// Sources/ModelQuery/Builder/Query.swift, snippet 2.
     static func Query2(_ given: Context) throws {
         try show(SourceDoc_Person.seasoned.merging(SourceDoc_Person.livingIn("Paris")).count())
     }
 
-    /// Sources/ModelQuery/Builder/Query.swift, snippet 3 (line 92).
+    /// Sources/ModelQuery/Builder/Query.swift, snippet 3.
     static func Query3(_ given: Context) throws {
         try show(SourceDoc_Todo.where(\.done == false).filter { $0.name.contains("dog") }.all())
     }
 
-    /// Sources/ModelQuery/Builder/QueryCondition.swift, snippet 1 (line 4).
+    /// Sources/ModelQuery/Builder/QueryCondition.swift, snippet 1.
     static func QueryCondition1(_ given: Context) throws {
         show(SourceDoc_Person.where(\.age > 30 && \.city == "Paris"))
         show(SourceDoc_Person.where(.between(\.age, 30, 40) || .contains(\.name, "ann", caseInsensitive: true)))
         show(SourceDoc_Person.where(!(\.email == nil)))
     }
 
-    /// Sources/ModelQuery/Context/ModelContext+File.swift, snippet 1 (line 7).
+    /// Sources/ModelQuery/Context/ModelContext+File.swift, snippet 1.
     static func ModelContextFile1(_ given: Context) throws {
         let context = given.context
         let draftsURL = given.draftsURL
@@ -177,7 +177,7 @@ extension SourceModelQueryDoc {
         show(restored)
     }
 
-    /// Sources/ModelQuery/Context/ModelContext+Scope.swift, snippet 1 (line 6).
+    /// Sources/ModelQuery/Context/ModelContext+Scope.swift, snippet 1.
     static func ModelContextScope1(_ given: Context) throws {
         try show(ModelContext.withTemporary { scratch in   // pushed
             let todo = try SourceDoc_Todo.find(1)!
@@ -185,7 +185,7 @@ extension SourceModelQueryDoc {
         })
     }
 
-    /// Sources/ModelQuery/Context/ModelContext.swift, snippet 1 (line 7).
+    /// Sources/ModelQuery/Context/ModelContext.swift, snippet 1.
     static func ModelContext1(_ given: Context) throws {
         let context = ModelContext()
         try show(context.run {
@@ -198,21 +198,21 @@ extension SourceModelQueryDoc {
         show(context)
     }
 
-    /// Sources/ModelQuery/Observation/QueryObservation.swift, snippet 1 (line 71).
+    /// Sources/ModelQuery/Observation/QueryObservation.swift, snippet 1.
     static func QueryObservation1(_ given: Context) async throws {
         for try await todos in SourceDoc_Todo.where(\.done == false).order(by: \.due).values() {
             SourceDoc_render(todos)                 // now, and after each relevant commit
         }
     }
 
-    /// Sources/ModelQuery/Observation/QueryObservation.swift, snippet 2 (line 91).
+    /// Sources/ModelQuery/Observation/QueryObservation.swift, snippet 2.
     static func QueryObservation2(_ given: Context) async throws {
         for try await open in SourceDoc_Todo.where(\.done == false).observe({ try $0.count() }) {
             SourceDoc_updateBadge(open)
         }
     }
 
-    /// Sources/ModelQuery/Relations/BelongsTo.swift, snippet 1 (line 4).
+    /// Sources/ModelQuery/Relations/BelongsTo.swift, snippet 1.
     static func BelongsTo1(_ given: Context) throws {
         let todo = given.todo
         let assignee = given.assignee
@@ -223,7 +223,7 @@ extension SourceModelQueryDoc {
         assignee.todo = nil                   // clears todo_id
     }
 
-    /// Sources/ModelQuery/Relations/HasMany.swift, snippet 1 (line 4).
+    /// Sources/ModelQuery/Relations/HasMany.swift, snippet 1.
     static func HasMany1(_ given: Context) throws {
         let todo = given.todo
         let carol = given.carol
@@ -233,7 +233,7 @@ extension SourceModelQueryDoc {
         try show(todo.assignees.append(carol))          // sets carol.todo and saves her
     }
 
-    /// Sources/ModelQuery/Relations/HasManyThrough.swift, snippet 1 (line 5).
+    /// Sources/ModelQuery/Relations/HasManyThrough.swift, snippet 1.
     static func HasManyThrough1(_ given: Context) throws {
         let league = given.league
         let student = given.student
@@ -242,13 +242,13 @@ extension SourceModelQueryDoc {
         try show(student.courses.all())
     }
 
-    /// Sources/ModelQuery/Relations/HasManyThrough.swift, snippet 2 (line 130).
+    /// Sources/ModelQuery/Relations/HasManyThrough.swift, snippet 2.
     static func HasManyThrough2(_ given: Context) throws {
         let league = given.league
         try show(league.players.where(\.age < 20).order(by: \.name).all())
     }
 
-    /// Sources/ModelQuery/Relations/HasOne.swift, snippet 1 (line 4).
+    /// Sources/ModelQuery/Relations/HasOne.swift, snippet 1.
     static func HasOne1(_ given: Context) throws {
         let user = given.user
         let newProfile = given.newProfile
@@ -261,7 +261,7 @@ extension SourceModelQueryDoc {
         try show(user.save())
     }
 
-    /// Sources/ModelQuery/Relations/Model+Load.swift, snippet 1 (line 8).
+    /// Sources/ModelQuery/Relations/Model+Load.swift, snippet 1.
     static func ModelLoad1(_ given: Context) throws {
         let assignee = given.assignee
         let user = given.user
@@ -271,7 +271,7 @@ extension SourceModelQueryDoc {
         show(todo, profile, todos)
     }
 
-    /// Sources/ModelQuery/Relations/Query+Including.swift, snippet 1 (line 5).
+    /// Sources/ModelQuery/Relations/Query+Including.swift, snippet 1.
     static func QueryIncluding1(_ given: Context) throws {
         let todos = try SourceDoc_Todo.query().including(\.assignees).all()          // 2 store queries
         let deep = try SourceDoc_Todo.query().including(\.assignees) { $0.including(\.comments) }.all()

@@ -12,7 +12,7 @@ import SQLiteAdapter
 import Testing
 
 extension SourceModelSQLDoc {
-    /// Sources/ModelSQL/SQLForeignKeys.swift, snippet 1 (line 33).
+    /// Sources/ModelSQL/SQLForeignKeys.swift, snippet 1.
     static func SQLForeignKeys1(_ given: Context) throws {
         let store = given.store
         for row in try store.rows("SELECT city, count(*) AS n FROM people GROUP BY city") {
@@ -20,7 +20,7 @@ extension SourceModelSQLDoc {
         }
     }
 
-    /// Sources/ModelSQL/SQLMigrator.swift, snippet 1 (line 27).
+    /// Sources/ModelSQL/SQLMigrator.swift, snippet 1.
     static func SQLMigrator1(_ given: Context) throws {
         let store = given.store
         var migrator = SQLiteMigrator()

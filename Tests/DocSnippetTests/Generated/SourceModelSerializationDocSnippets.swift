@@ -12,7 +12,7 @@ import SQLiteAdapter
 import Testing
 
 extension SourceModelSerializationDoc {
-    /// Sources/ModelSerialization/Model+Codable.swift, snippet 1 (line 7).
+    /// Sources/ModelSerialization/Model+Codable.swift, snippet 1.
     static func ModelCodable1(_ given: Context) throws {
         let data = given.data
         let todo = try JSONDecoder().decode(SourceDoc_Todo.self, from: data)
@@ -20,7 +20,7 @@ extension SourceModelSerializationDoc {
         show(todo, todos)
     }
 
-    /// Sources/ModelSerialization/Model+Codable.swift, snippet 2 (line 42).
+    /// Sources/ModelSerialization/Model+Codable.swift, snippet 2.
     static func ModelCodable2(_ given: Context) throws {
         let authors = given.authors
         let encoder = JSONEncoder()
@@ -33,7 +33,7 @@ extension SourceModelSerializationDoc {
         show(encoder, data, decoder, back)
     }
 
-    /// Sources/ModelSerialization/Model+Import.swift, snippet 1 (line 24).
+    /// Sources/ModelSerialization/Model+Import.swift, snippet 1.
     static func ModelImport1(_ given: Context) throws {
         let data = given.data
         let report = try SourceDoc_Todo.importJSON(data) { conflict in
@@ -43,27 +43,27 @@ extension SourceModelSerializationDoc {
         show(report)
     }
 
-    /// Sources/ModelSerialization/Model+Serialization.swift, snippet 1 (line 8).
+    /// Sources/ModelSerialization/Model+Serialization.swift, snippet 1.
     static func ModelSerialization1(_ given: Context) throws {
         let todo = given.todo
         try show(todo.dictionaryValue())   // ["id": 1, "name": "walk", "due_date": "2012-09-15T00:00:00.000Z", …]
     }
 
-    /// Sources/ModelSerialization/Model+Serialization.swift, snippet 2 (line 22).
+    /// Sources/ModelSerialization/Model+Serialization.swift, snippet 2.
     static func ModelSerialization2(_ given: Context) throws {
         let team = try SourceDoc_Team(dictionary: ["TeamName": "Rovers", "players": [["name": "Ann"]]])
         try show(team.players.count())     // 1 (read from the dictionary, not a store)
         show(team)
     }
 
-    /// Sources/ModelSerialization/Model+Serialization.swift, snippet 3 (line 57).
+    /// Sources/ModelSerialization/Model+Serialization.swift, snippet 3.
     static func ModelSerialization3(_ given: Context) throws {
         let data = given.data
         let teams = try SourceDoc_Team.records(fromJSON: data)
         show(teams)
     }
 
-    /// Sources/ModelSerialization/RowJSONCodec.swift, snippet 1 (line 9).
+    /// Sources/ModelSerialization/RowJSONCodec.swift, snippet 1.
     static func RowJSONCodec1(_ given: Context) throws {
         let row = given.row
         let codec = try RowJSONCodec.codec(for: SourceDoc_Team.schema)

@@ -11,7 +11,7 @@ import RESTAdapter
 import SQLiteAdapter
 import Testing
 
-// Sources/ModelValidation/Custom/ColumnValidator.swift, snippet 1 (line 4)
+// Sources/ModelValidation/Custom/ColumnValidator.swift, snippet 1
 struct ModelValidationColumnValidator_ISBNValidator: ColumnValidator {
     var code: String { "isbn" }
     var message: String { "is not a valid ISBN" }
@@ -22,7 +22,7 @@ struct ModelValidationColumnValidator_ISBNValidator: ColumnValidator {
     }
 }
 
-// Sources/ModelValidation/Declaring/Validations.swift, snippet 1 (line 3)
+// Sources/ModelValidation/Declaring/Validations.swift, snippet 1
 extension SourceDoc_User: Validatable {
     static func validations(_ v: inout Validations<SourceDoc_User>) {
         v.add(\.name, .presence, .length(2...50))
@@ -35,14 +35,14 @@ extension SourceDoc_User: Validatable {
     }
 }
 
-// Sources/ModelValidation/Rules/ValidationRule.swift, snippet 4 (line 207)
+// Sources/ModelValidation/Rules/ValidationRule.swift, snippet 4
 extension SourceDoc_Event: Validatable {
     static func validations(_ v: inout Validations<SourceDoc_Event>) {
         v.add(\.endsAt, .require { (end: Date, event: SourceDoc_Event) in end > event.startsAt })
     }
 }
 
-// Sources/ModelValidation/Running/Validatable.swift, snippet 1 (line 4)
+// Sources/ModelValidation/Running/Validatable.swift, snippet 1
 final class ModelValidationValidatable_User: Model, Validatable {
     @Column var name = ""
     @Column var email: String?
@@ -55,7 +55,7 @@ final class ModelValidationValidatable_User: Model, Validatable {
 }
 
 extension SourceModelValidationDoc {
-    /// Sources/ModelValidation/Custom/ColumnValidator.swift, snippet 1 (line 4).
+    /// Sources/ModelValidation/Custom/ColumnValidator.swift, snippet 1.
     static func ColumnValidator1(_ given: Context) throws {
         var v = given.v
 
@@ -64,12 +64,12 @@ extension SourceModelValidationDoc {
         show(v.add(\.isbn, .validator("isbn")))
     }
 
-    /// Sources/ModelValidation/Declaring/Validations.swift, snippet 1 (line 3).
+    /// Sources/ModelValidation/Declaring/Validations.swift, snippet 1.
     static func Validations1(_ given: Context) throws {
         _ = given
     }
 
-    /// Sources/ModelValidation/Describing/ColumnRequirements.swift, snippet 1 (line 6).
+    /// Sources/ModelValidation/Describing/ColumnRequirements.swift, snippet 1.
     static func ColumnRequirements1(_ given: Context) throws {
         let name = try SourceDoc_User.requirements().first { $0.column == "name" }
         show(name?.isRequired)     // true  (.presence)
@@ -77,7 +77,7 @@ extension SourceModelValidationDoc {
         show(name)
     }
 
-    /// Sources/ModelValidation/Errors/RecordInvalid.swift, snippet 1 (line 4).
+    /// Sources/ModelValidation/Errors/RecordInvalid.swift, snippet 1.
     static func RecordInvalid1(_ given: Context) throws {
         let user = given.user
         do { try user.save() } catch let invalid as RecordInvalid {
@@ -85,7 +85,7 @@ extension SourceModelValidationDoc {
         }
     }
 
-    /// Sources/ModelValidation/Errors/ValidationError.swift, snippet 1 (line 6).
+    /// Sources/ModelValidation/Errors/ValidationError.swift, snippet 1.
     static func ValidationError1(_ given: Context) throws {
         let error = given.error
         show(error.column)        // "name"
@@ -94,7 +94,7 @@ extension SourceModelValidationDoc {
         show(error.fullMessage)   // "name is too short (minimum is 2 characters)"
     }
 
-    /// Sources/ModelValidation/Errors/ValidationError.swift, snippet 2 (line 47).
+    /// Sources/ModelValidation/Errors/ValidationError.swift, snippet 2.
     static func ValidationError2(_ given: Context) throws {
         let user = given.user
         let errors = try user.validate()
@@ -105,13 +105,13 @@ extension SourceModelValidationDoc {
         show(errors)
     }
 
-    /// Sources/ModelValidation/Errors/ValidationMessages.swift, snippet 1 (line 8).
+    /// Sources/ModelValidation/Errors/ValidationMessages.swift, snippet 1.
     static func ValidationMessages1(_ given: Context) throws {
         show(ValidationMessages.setTemplate("must be filled in", for: "blank"))
         show(ValidationMessages.setTemplate(nil, for: "blank"))     // back to "can't be blank"
     }
 
-    /// Sources/ModelValidation/Rules/ValidationContext.swift, snippet 1 (line 6).
+    /// Sources/ModelValidation/Rules/ValidationContext.swift, snippet 1.
     static func ValidationContext1(_ given: Context) throws {
         var v = given.v
         let post = given.post
@@ -120,7 +120,7 @@ extension SourceModelValidationDoc {
         try show(post.validate(in: "publish"))
     }
 
-    /// Sources/ModelValidation/Rules/ValidationRule.swift, snippet 1 (line 6).
+    /// Sources/ModelValidation/Rules/ValidationRule.swift, snippet 1.
     static func ValidationRule1(_ given: Context) throws {
         var v = given.v
         show(v.add(\.name, .presence, .length(2...50).message("needs {count} letters or fewer")))
@@ -128,32 +128,32 @@ extension SourceModelValidationDoc {
         show(v.add(\.nickname, .require { !$0.contains(" ") }))
     }
 
-    /// Sources/ModelValidation/Rules/ValidationRule.swift, snippet 2 (line 164).
+    /// Sources/ModelValidation/Rules/ValidationRule.swift, snippet 2.
     static func ValidationRule2(_ given: Context) throws {
         var v = given.v
         show(v.add(\.tags, .each(.presence, .length(...20))))
         show(v.add(\.emails, .each(.email.message("entry {index} is not an address"))))
     }
 
-    /// Sources/ModelValidation/Rules/ValidationRule.swift, snippet 3 (line 186).
+    /// Sources/ModelValidation/Rules/ValidationRule.swift, snippet 3.
     static func ValidationRule3(_ given: Context) throws {
         var v = given.v
         show(v.add(\.age, .require { $0 >= 18 }))
         show(v.add(\.code, .require("odd", message: "must be odd") { $0 % 2 == 1 }))
     }
 
-    /// Sources/ModelValidation/Rules/ValidationRule.swift, snippet 4 (line 207).
+    /// Sources/ModelValidation/Rules/ValidationRule.swift, snippet 4.
     static func ValidationRule4(_ given: Context) throws {
         _ = given
     }
 
-    /// Sources/ModelValidation/Rules/ValidationRule.swift, snippet 5 (line 229).
+    /// Sources/ModelValidation/Rules/ValidationRule.swift, snippet 5.
     static func ValidationRule5(_ given: Context) throws {
         var v = given.v
         show(v.add(\.nickname, .require { (nick: String) in !nick.contains(" ") }))
     }
 
-    /// Sources/ModelValidation/Running/Validatable.swift, snippet 1 (line 4).
+    /// Sources/ModelValidation/Running/Validatable.swift, snippet 1.
     static func Validatable1(_ given: Context) throws {
 
         let user = ModelValidationValidatable_User()
@@ -164,20 +164,20 @@ extension SourceModelValidationDoc {
         show(user)
     }
 
-    /// Sources/ModelValidation/Running/Validatable.swift, snippet 2 (line 92).
+    /// Sources/ModelValidation/Running/Validatable.swift, snippet 2.
     static func Validatable2(_ given: Context) throws {
         let user = given.user
         try show(user.validate(value: "A", for: "name").messages(for: "name"))
         // ["is too short (minimum is 2 characters)"]
     }
 
-    /// Sources/ModelValidation/Running/Validatable.swift, snippet 3 (line 109).
+    /// Sources/ModelValidation/Running/Validatable.swift, snippet 3.
     static func Validatable3(_ given: Context) throws {
         let user = given.user
         try show(user.validate("A", for: \.name).isEmpty)     // false
     }
 
-    /// Sources/ModelValidation/Running/ValidationState.swift, snippet 1 (line 3).
+    /// Sources/ModelValidation/Running/ValidationState.swift, snippet 1.
     static func ValidationState1(_ given: Context) throws {
         let user = SourceDoc_User()
         show(user.validationState)          // .empty

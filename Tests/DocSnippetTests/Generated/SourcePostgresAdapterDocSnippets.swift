@@ -12,20 +12,20 @@ import SQLiteAdapter
 import Testing
 
 extension SourcePostgresAdapterDoc {
-    /// Sources/PostgresAdapter/Adapter/PostgresAdapter+RawSQL.swift, snippet 1 (line 12).
+    /// Sources/PostgresAdapter/Adapter/PostgresAdapter+RawSQL.swift, snippet 1.
     static func PostgresAdapterRawSQL1(_ given: Context) throws {
         let store = given.store
         try show(store.execute("UPDATE todos SET done = TRUE WHERE due < $1", [.date(.now)]))
     }
 
-    /// Sources/PostgresAdapter/Adapter/PostgresAdapter+RawSQL.swift, snippet 2 (line 74).
+    /// Sources/PostgresAdapter/Adapter/PostgresAdapter+RawSQL.swift, snippet 2.
     static func PostgresAdapterRawSQL2(_ given: Context) throws {
         let store = given.store
         let late = try SourceDoc_Todo.fetch(sql: "SELECT * FROM todos WHERE due < $1 ORDER BY due", [.date(.now)], in: store)
         show(late)
     }
 
-    /// Sources/PostgresAdapter/Adapter/PostgresAdapter.swift, snippet 1 (line 7).
+    /// Sources/PostgresAdapter/Adapter/PostgresAdapter.swift, snippet 1.
     static func PostgresAdapter1(_ given: Context) throws {
 
         let store = try PostgresAdapter(PostgresConfiguration("postgresql://app@localhost/app"))
@@ -35,7 +35,7 @@ extension SourcePostgresAdapterDoc {
         show(store, open)
     }
 
-    /// Sources/PostgresAdapter/Adapter/PostgresConfiguration.swift, snippet 1 (line 5).
+    /// Sources/PostgresAdapter/Adapter/PostgresConfiguration.swift, snippet 1.
     static func PostgresConfiguration1(_ given: Context) throws {
         var configuration = PostgresConfiguration("postgresql://app@db.internal/app")
         configuration.maximumConnections = 16
@@ -44,7 +44,7 @@ extension SourcePostgresAdapterDoc {
         show(configuration, store)
     }
 
-    /// Sources/PostgresAdapter/Connection/PostgresError.swift, snippet 1 (line 4).
+    /// Sources/PostgresAdapter/Connection/PostgresError.swift, snippet 1.
     static func PostgresError1(_ given: Context) throws {
         let user = given.user
         do {
@@ -55,7 +55,7 @@ extension SourcePostgresAdapterDoc {
         }
     }
 
-    /// Sources/PostgresAdapter/Migrations/PostgresMigrator.swift, snippet 1 (line 7).
+    /// Sources/PostgresAdapter/Migrations/PostgresMigrator.swift, snippet 1.
     static func PostgresMigrator1(_ given: Context) throws {
         let store = given.store
         var migrator = PostgresMigrator()

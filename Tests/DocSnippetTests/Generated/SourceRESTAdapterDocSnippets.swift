@@ -11,14 +11,14 @@ import SQLiteAdapter
 import Testing
 
 extension SourceRESTAdapterDoc {
-    /// Sources/RESTAdapter/Adapter/RESTAdapter+Headers.swift, snippet 1 (line 6).
+    /// Sources/RESTAdapter/Adapter/RESTAdapter+Headers.swift, snippet 1.
     static func RESTAdapterHeaders1(_ given: Context) throws {
         let api = given.api
         let order = given.order
         try show(api.withHeaders(["Idempotency-Key": order.key]) { try order.save() })
     }
 
-    /// Sources/RESTAdapter/Adapter/RESTAdapter.swift, snippet 1 (line 15).
+    /// Sources/RESTAdapter/Adapter/RESTAdapter.swift, snippet 1.
     static func RESTAdapter1(_ given: Context) throws {
         let api = RESTAdapter(baseURL: URL(string: "https://api.example.com")!)
         show(api.register(SourceDoc_Employee.self, RESTResource(nestedUnder: "company")))
@@ -28,7 +28,7 @@ extension SourceRESTAdapterDoc {
         show(api, team, seniors)
     }
 
-    /// Sources/RESTAdapter/Configuration/RESTConfiguration.swift, snippet 1 (line 10).
+    /// Sources/RESTAdapter/Configuration/RESTConfiguration.swift, snippet 1.
     static func RESTConfiguration1(_ given: Context) throws {
         let auth = given.auth
         var configuration = RESTConfiguration()
@@ -40,7 +40,7 @@ extension SourceRESTAdapterDoc {
         show(configuration, api)
     }
 
-    /// Sources/RESTAdapter/Configuration/RESTResource.swift, snippet 1 (line 7).
+    /// Sources/RESTAdapter/Configuration/RESTResource.swift, snippet 1.
     static func RESTResource1(_ given: Context) throws {
         let api = given.api
         show(api.register(SourceDoc_Employee.self, RESTResource(nestedUnder: "company")))
@@ -49,7 +49,7 @@ extension SourceRESTAdapterDoc {
         // GET  /companies/10/employees/45     when the owner is known, else /employees/45
     }
 
-    /// Sources/RESTAdapter/Sync/RESTSync.swift, snippet 1 (line 10).
+    /// Sources/RESTAdapter/Sync/RESTSync.swift, snippet 1.
     static func RESTSync1(_ given: Context) throws {
         let api = given.api
         let sync = RESTSync(remote: api, local: try SQLiteAdapter(path: "cache.sqlite"))

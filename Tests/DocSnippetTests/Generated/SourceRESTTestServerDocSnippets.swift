@@ -16,7 +16,7 @@ enum SourceRESTTestServerDoc {
 }
 
 extension SourceRESTTestServerDoc {
-    /// Sources/RESTTestServer/Resources/RESTTestServer.swift, snippet 1 (line 17).
+    /// Sources/RESTTestServer/Resources/RESTTestServer.swift, snippet 1.
     static func RESTTestServer1(_ given: Context) throws {
         let server = try RESTTestServer()
         defer { server.stop() }

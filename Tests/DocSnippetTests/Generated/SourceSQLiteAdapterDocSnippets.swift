@@ -12,20 +12,20 @@ import SQLiteAdapter
 import Testing
 
 extension SourceSQLiteAdapterDoc {
-    /// Sources/SQLiteAdapter/Adapter/SQLiteAdapter+RawSQL.swift, snippet 1 (line 11).
+    /// Sources/SQLiteAdapter/Adapter/SQLiteAdapter+RawSQL.swift, snippet 1.
     static func SQLiteAdapterRawSQL1(_ given: Context) throws {
         let store = given.store
         try show(store.execute("UPDATE todos SET done = 1 WHERE due < ?", [.date(.now)]))
     }
 
-    /// Sources/SQLiteAdapter/Adapter/SQLiteAdapter+RawSQL.swift, snippet 2 (line 81).
+    /// Sources/SQLiteAdapter/Adapter/SQLiteAdapter+RawSQL.swift, snippet 2.
     static func SQLiteAdapterRawSQL2(_ given: Context) throws {
         let store = given.store
         let late = try SourceDoc_Todo.fetch(sql: "SELECT * FROM todos WHERE due < ? ORDER BY due", [.date(.now)], in: store)
         show(late)
     }
 
-    /// Sources/SQLiteAdapter/Adapter/SQLiteAdapter+ReadAndClose.swift, snippet 1 (line 23).
+    /// Sources/SQLiteAdapter/Adapter/SQLiteAdapter+ReadAndClose.swift, snippet 1.
     static func SQLiteAdapterReadAndClose1(_ given: Context) throws {
         let store = given.store
         let (open, total) = try store.read {
@@ -34,7 +34,7 @@ extension SourceSQLiteAdapterDoc {
         show(open, total)
     }
 
-    /// Sources/SQLiteAdapter/Adapter/SQLiteAdapter.swift, snippet 1 (line 8).
+    /// Sources/SQLiteAdapter/Adapter/SQLiteAdapter.swift, snippet 1.
     static func SQLiteAdapter1(_ given: Context) throws {
 
         let store = try SQLiteAdapter(path: "todos.sqlite")
@@ -44,7 +44,7 @@ extension SourceSQLiteAdapterDoc {
         show(store, open)
     }
 
-    /// Sources/SQLiteAdapter/Adapter/SQLiteConfiguration.swift, snippet 1 (line 3).
+    /// Sources/SQLiteAdapter/Adapter/SQLiteConfiguration.swift, snippet 1.
     static func SQLiteConfiguration1(_ given: Context) throws {
         var configuration = SQLiteConfiguration()
         configuration.readerCount = 8
@@ -53,7 +53,7 @@ extension SourceSQLiteAdapterDoc {
         show(configuration, store)
     }
 
-    /// Sources/SQLiteAdapter/Connection/SQLiteError.swift, snippet 1 (line 9).
+    /// Sources/SQLiteAdapter/Connection/SQLiteError.swift, snippet 1.
     static func SQLiteError1(_ given: Context) throws {
         let store = given.store
         do {
@@ -63,7 +63,7 @@ extension SourceSQLiteAdapterDoc {
         }
     }
 
-    /// Sources/SQLiteAdapter/Connection/SQLiteError.swift, snippet 2 (line 21).
+    /// Sources/SQLiteAdapter/Connection/SQLiteError.swift, snippet 2.
     static func SQLiteError2(_ given: Context) throws {
         let user = given.user
         do {
@@ -73,7 +73,7 @@ extension SourceSQLiteAdapterDoc {
         }
     }
 
-    /// Sources/SQLiteAdapter/Migrations/SQLiteMigrator.swift, snippet 1 (line 6).
+    /// Sources/SQLiteAdapter/Migrations/SQLiteMigrator.swift, snippet 1.
     static func SQLiteMigrator1(_ given: Context) throws {
         let store = given.store
         var migrator = SQLiteMigrator()
