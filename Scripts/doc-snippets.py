@@ -167,6 +167,29 @@ def bound_names(stmts):
     return [n for n in names if n != "_"]
 
 
+def snippet_function(stmts, title, name, parameter, fields, var_fields, renamed):
+    """`static func <name>(_ <parameter>: Context) [async] throws` running one snippet's
+    statements: the context fields it uses are bound first (found in code only: comments,
+    string contents and argument labels such as `to:` bind nothing), the names it declares
+    are shown at the end. Returns the lines and whether it is async."""
+    text = "\n".join(re.sub(r'"(?:\\.|[^"\\])*"', interpolations, strip_comment(line)) for line in stmts)
+    is_async = re.search(r"\bawait\b", text) is not None
+    locally = set(re.findall(r"\b(?:let|var)\s+(?:\(\s*)?(\w+)", text)) | set(re.findall(r"\bfor\s+(\w+)\s+in\b", text))
+    bind = [f for f in fields if f not in locally and re.search(r"(?<![\w.])" + f + r"\b(?!\s*:(?!:))", text)]
+    body = [renamed(line) for line in discard(stmts)]
+    names = bound_names(stmts)
+    if names:
+        body.append(renamed("show(" + ", ".join(names) + ")"))
+    fn = [f"    /// {title}.", f"    static func {name}(_ {parameter}: Context) {'async ' if is_async else ''}throws {{"]
+    for f in bind:
+        fn.append(f"        {'var' if f in var_fields else 'let'} {f} = {parameter}.{f}")
+    if not any(line.strip() for line in body) and not bind:
+        fn.append(f"        _ = {parameter}")
+    fn += ["        " + line if line.strip() else "" for line in body]
+    fn.append("    }")
+    return fn, is_async
+
+
 def declared_names(declaration_lists):
     """The names of the types and functions declared (extensions excluded)."""
     declared = set()
@@ -237,23 +260,10 @@ def generate(path):
     out.append(f"extension {doc} {{")
     tests = []
     for s, st in zip(found, bodies):
-        text = "\n".join(strip_comment(line) for line in st)
-        is_async = re.search(r"\bawait\b", text) is not None
-        locally = set(re.findall(r"\b(?:let|var)\s+(?:\(\s*)?(\w+)", text)) | set(re.findall(r"\bfor\s+(\w+)\s+in\b", text))
-        bind = [f for f in fields if f not in locally and re.search(r"(?<![\w.])" + f + r"\b", text)]
-        body = [rename(line, declared, prefix) for line in discard(st)]
-        names = bound_names(st)
-        if names:
-            body.append("show(" + ", ".join(names) + ")")
-        out.append(f"    /// {rel}, snippet {s.number} (line {s.line}).")
-        out.append(f"    static func snippet{s.number}(_ context: Context) {'async ' if is_async else ''}throws {{")
-        for f in bind:
-            out.append(f"        let {f} = context.{f}")
-        if not any(line.strip() for line in body) and not bind:
-            out.append("        _ = context")
-        out += ["        " + line if line.strip() else "" for line in body]
-        out.append("    }")
-        out.append("")
+        fn, is_async = snippet_function(
+            st, f"{rel}, snippet {s.number} (line {s.line})", f"snippet{s.number}", "context", fields, set(),
+            lambda line: rename(line, declared, prefix))
+        out += fn + [""]
         tests.append((s, is_async))
     out[-1:] = ["}", ""]
     out.append(f'@Suite("{rel} snippets") struct {doc}SnippetTests {{')
@@ -358,23 +368,7 @@ def generate_sources(target, files):
                 out_decls.append(f"// {rel}, snippet {x.number}")
                 out_decls += [both(line) for line in item]
                 out_decls.append("")
-            # Code only: no comments, string contents or argument labels (`to:`) bind a field.
-            text = "\n".join(re.sub(r'"(?:\\.|[^"\\])*"', interpolations, strip_comment(line)) for line in st)
-            is_async = re.search(r"\bawait\b", text) is not None
-            locally = set(re.findall(r"\b(?:let|var)\s+(?:\(\s*)?(\w+)", text)) | set(re.findall(r"\bfor\s+(\w+)\s+in\b", text))
-            bind = [f for f in fields if f not in locally and re.search(r"(?<![\w.])" + f + r"\b(?!\s*:(?!:))", text)]
-            body = [both(line) for line in discard(st)]
-            names = bound_names(st)
-            if names:
-                body.append(both("show(" + ", ".join(names) + ")"))
-            fn = [f"    /// {rel}, snippet {x.number}.",
-                  f"    static func {stem}{x.number}(_ given: Context) {'async ' if is_async else ''}throws {{"]
-            for f in bind:
-                fn.append(f"        {'var' if f in var_fields else 'let'} {f} = given.{f}")
-            if not any(line.strip() for line in body) and not bind:
-                fn.append("        _ = given")
-            fn += ["        " + line if line.strip() else "" for line in body]
-            fn.append("    }")
+            fn, _ = snippet_function(st, f"{rel}, snippet {x.number}", f"{stem}{x.number}", "given", fields, var_fields, both)
             functions.append("\n".join(fn))
     if not functions:
         return None, None
