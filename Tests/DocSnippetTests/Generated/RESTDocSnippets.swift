@@ -34,14 +34,14 @@ func RESTDoc_connect(to base: URL) -> RESTAdapter {
     return api
 }
 
-// Docs/REST.md, snippet 2 (line 135)
+// Docs/REST.md, snippet 2 (line 137)
 final class RESTDoc_Note: Model {
     @Column var title: String = ""
     @Column var updatedAt: Date?
     init() {}
 }
 
-// Docs/REST.md, snippet 3 (line 179)
+// Docs/REST.md, snippet 3 (line 181)
 func RESTDoc_flakyServer() throws -> RESTTestServer {
     let server = try RESTTestServer(options: .init(pageSize: 50))
     server.inject(.status(503, retryAfter: "1"))        // the next request
@@ -69,7 +69,7 @@ extension RESTDoc {
 
     }
 
-    /// Docs/REST.md, snippet 2 (line 135).
+    /// Docs/REST.md, snippet 2 (line 137).
     static func snippet2(_ context: Context) throws {
 
 
@@ -86,7 +86,7 @@ extension RESTDoc {
         show(server, sync, pulled, draft, pushed)
     }
 
-    /// Docs/REST.md, snippet 3 (line 179).
+    /// Docs/REST.md, snippet 3 (line 181).
     static func snippet3(_ context: Context) throws {
         _ = context
 
