@@ -11,13 +11,7 @@ import Testing
     func draftFile(_ url: URL, in store: ArrayAdapter) throws {
         try ModelStore.using(store) {
             let context = ModelContext()
-            let board = Board()
-            board.title = "b"
-            let assignee = Assignee()
-            assignee.name = "a"
-            assignee.board = board
-            try context.insert(assignee)
-            try context.insert(board)
+            try insertUnsavedAssigneeOnBoard(into: context)
             let stamp = Stamp()
             stamp.at = Date(timeIntervalSince1970: 123456.789)
             stamp.ratio = 0.1 + 0.2

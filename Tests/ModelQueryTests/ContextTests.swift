@@ -2,19 +2,26 @@ import ArrayAdapter
 import Foundation
 import Testing
 
+/// Inserts an unsaved assignee ("a") linked to an unsaved board ("b"), the child first.
+@discardableResult
+func insertUnsavedAssigneeOnBoard(into context: ModelContext) throws -> (Board, Assignee) {
+    let board = Board()
+    board.title = "b"
+    let assignee = Assignee()
+    assignee.name = "a"
+    assignee.board = board
+    try context.insert(assignee)
+    try context.insert(board)
+    return (board, assignee)
+}
+
 /// ModelContext behaviour the conformance group (run on every adapter) does not cover:
 /// tasks, memory, threads, files that do not load, child deletes.
 @Suite struct ContextTests {
     @Test func unitOfWorkLinksUnsavedParents() throws {
         try ModelStore.using(ArrayAdapter()) {
             let context = ModelContext()
-            let board = Board()
-            board.title = "b"
-            let assignee = Assignee()
-            assignee.name = "a"
-            assignee.board = board
-            try context.insert(assignee)
-            try context.insert(board)
+            let (board, assignee) = try insertUnsavedAssigneeOnBoard(into: context)
             try context.save()
             #expect(board.id != nil)
             #expect(try Assignee.find(assignee.id ?? -1)?.load(\.board)?.id == board.id)
