@@ -56,24 +56,14 @@ final class Handle: Model {
         """#
 
     /// Starts the server; returns its base URL and the process to stop.
-    static func start() throws -> (URL, Process) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-            line += byte
-        }
-        let port = try #require(Int(String(decoding: line, as: UTF8.self)), "python3 did not start the server")
-        return (try #require(URL(string: "http://127.0.0.1:\(port)")), process)
+    static func start() throws -> (URL, PythonServer) {
+        let server = try PythonServer(script)
+        return (server.url(), server)
     }
 
     @Test func a409InAnyFormatIsAUniqueViolationAndA422IsNotGuessedAt() throws {
         let (base, process) = try Self.start()
-        defer { process.terminate() }
+        defer { process.stop() }
         for convention in ["problem", "html", "rails"] {
             var configuration = RESTConfiguration()
             configuration.retry = .none
@@ -103,7 +93,7 @@ final class Handle: Model {
 
     @Test func closeLeavesASessionTheCallerPassedUsable() throws {
         let (base, process) = try Self.start()
-        defer { process.terminate() }
+        defer { process.stop() }
         let session = URLSession(configuration: .ephemeral)
         let api = RESTAdapter(baseURL: base.appendingPathComponent("problem"), session: session)
         try Handle.create(["handle": "bob"], in: api)

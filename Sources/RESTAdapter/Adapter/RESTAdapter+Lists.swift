@@ -25,7 +25,10 @@ extension RESTAdapter {
         if query.limit == 0 { return [] }
         var next: URL? = try url(path, items, model: model)
         var rows: [[ModelValue]] = []
+        var ids = Set<ModelValue>()
         var pages = 0
+        // One deadline for the whole list, every page included.
+        let deadline = ContinuousClock.now + configuration.deadline
         while let url = next {
             pages += 1
             if pages > configuration.pagination.maxPages {
@@ -33,10 +36,21 @@ extension RESTAdapter {
                     .tooManyPages, method: "GET", url: url, model: model,
                     message: "the list has more than \(configuration.pagination.maxPages) pages (RESTPagination.maxPages)")
             }
-            let response = try send("GET", url, resource)
-            rows += try self.rows(payload(response, resource), response, resource)
+            let response = try send("GET", url, resource, deadline: deadline)
+            for row in try self.rows(payload(response, resource), response, resource) {
+                guard ids.insert(row[0]).inserted else {
+                    throw invalid(response, model: model, "the list has id \(row[0]) twice (page \(pages)); a list must name each record once")
+                }
+                rows.append(row)
+            }
             if let limit = query.limit, rows.count >= limit { return Array(rows.prefix(limit)) }
             next = configuration.pagination.followsLinks ? Self.nextLink(response.header("Link"), relativeTo: url) : nil
+            if let link = next, !transport.origin.contains(link), configuration.crossOrigin == .refuse {
+                throw RESTError(
+                    .crossOrigin, method: "GET", url: url, status: response.status, model: model,
+                    message: "the next page is on \(RESTOrigin(link)), outside \(transport.origin); not followed, so no credentials "
+                        + "left it and no rows from it were merged (RESTConfiguration.crossOrigin)")
+            }
         }
         return rows
     }

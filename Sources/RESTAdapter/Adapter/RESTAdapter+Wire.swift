@@ -33,17 +33,27 @@ extension RESTAdapter {
     }
 
     /// Sends a request for `resource` and returns the response, whatever its status.
-    func send(_ method: String, _ url: URL, body: [String: ModelValue]? = nil, _ resource: ResolvedResource) throws -> RESTResponse {
+    ///
+    /// - Parameter deadline: the call's deadline, when it spans several requests (pages).
+    func send(
+        _ method: String, _ url: URL, body: [String: ModelValue]? = nil, _ resource: ResolvedResource,
+        deadline: ContinuousClock.Instant? = nil
+    ) throws -> RESTResponse {
         var request = URLRequest(url: url)
         request.httpMethod = method
-        for (name, value) in resource.headers { request.setValue(value, forHTTPHeaderField: name) }
-        for (name, value) in Self.currentHeaders ?? [:] { request.setValue(value, forHTTPHeaderField: name) }
+        if transport.origin.contains(url) {
+            for (name, value) in resource.headers { request.setValue(value, forHTTPHeaderField: name) }
+            for (name, value) in Self.currentHeaders ?? [:] { request.setValue(value, forHTTPHeaderField: name) }
+        } else {
+            // Another origin (a next-page link allowed by RESTConfiguration.crossOrigin): no credentials.
+            request.setValue(resource.headers["Accept"] ?? "application/json", forHTTPHeaderField: "Accept")
+        }
         if let body {
             let wrapped: ModelValue = resource.envelope.map { .dictionary([$0: .dictionary(body)]) } ?? .dictionary(body)
             request.httpBody = Data(ModelJSON.serializedBytes(wrapped))
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        return try transport.send(request, model: resource.schema.modelName)
+        return try transport.send(request, model: resource.schema.modelName, deadline: deadline)
     }
 
     /// The JSON payload of a response: the configured ``RESTConfiguration/decodeResponse``
@@ -105,9 +115,13 @@ extension RESTAdapter {
     }
 
     /// A ``RESTError`` for an error status, with the body decoded when it is JSON.
+    ///
+    /// Only an error body of at most 16 KiB is decoded and kept whole; a longer one is kept
+    /// as its first 1,000 characters of text.
     func statusError(_ response: RESTResponse, model: String) -> RESTError {
-        let text = String(data: response.body, encoding: .utf8) ?? ""
-        let body = (response.header("Content-Type") ?? "").contains("json") ? try? ModelJSON.parse(text) : nil
+        let small = response.body.count <= 16 << 10
+        let text = small ? String(data: response.body, encoding: .utf8) ?? "" : ""
+        let body = small && (response.header("Content-Type") ?? "").contains("json") ? try? ModelJSON.parse(text) : nil
         return RESTError(
             .status, method: response.method, url: response.url, status: response.status, body: body,
             text: body == nil ? Self.text(response.body) : nil, model: model,

@@ -54,12 +54,14 @@ public final class RESTAdapter: PersistenceAdapter {
 
     /// An adapter for the API at `baseURL`.
     ///
-    /// - Parameter session: the session to use; by default an ephemeral one without
-    ///   caching.
+    /// - Parameter session: a session whose configuration to use (proxies, protocol
+    ///   classes, cookies); by default an ephemeral one without caching. The adapter makes
+    ///   its own session from it, with a delegate that keeps credentials on the base URL's
+    ///   origin and bounds response bodies; `session` itself is left as it is.
     public init(baseURL: URL, configuration: RESTConfiguration = RESTConfiguration(), session: URLSession? = nil) {
         self.baseURL = baseURL
         self.configuration = configuration
-        transport = HTTPTransport(configuration: configuration, session: session)
+        transport = HTTPTransport(baseURL: baseURL, configuration: configuration, session: session)
     }
 
     /// Serves `type` as `resource` (paths, nesting, headers, encoder, hooks). Register
@@ -90,8 +92,8 @@ public final class RESTAdapter: PersistenceAdapter {
     }
 
     /// Closes the adapter: waits for the requests in flight on other threads, then
-    /// invalidates the session it made (a session passed to ``init(baseURL:configuration:session:)``
-    /// is left to its owner). Later calls throw ``StoreError`` `.closed`; closing again does
+    /// invalidates its own session (a session passed to ``init(baseURL:configuration:session:)``
+    /// only lent its configuration and is left to its owner). Later calls throw ``StoreError`` `.closed`; closing again does
     /// nothing.
     public func close() throws { transport.close() }
 

@@ -35,6 +35,15 @@ public struct RESTConfiguration: Sendable {
     public var pagination = RESTPagination()
     /// How updates are sent.
     public var updateMethod: RESTUpdateMethod = .patch
+    /// What to do with a redirect or a next-page link to another origin (scheme, host,
+    /// port) than ``RESTAdapter/baseURL``'s. Credentials never leave the base URL's origin.
+    public var crossOrigin: RESTCrossOriginPolicy = .refuse
+    /// Redirects followed in one request before it fails (``RESTError/Kind/redirect``).
+    public var maxRedirects = 5
+    /// The largest response body accepted, counted after decompression while it arrives:
+    /// a larger one fails with ``RESTError/Kind/responseTooLarge`` as soon as it passes
+    /// the limit. 32 MiB by default.
+    public var maxResponseBytes = 32 << 20
     /// Adjusts every request just before it is sent (sign it, add a trace id); throw to
     /// refuse it.
     public var configureRequest: (@Sendable (inout URLRequest) throws -> Void)?
@@ -46,6 +55,20 @@ public struct RESTConfiguration: Sendable {
     /// The defaults: JSON accepted, 30 s per attempt, 60 s per call, retries per
     /// ``RESTRetryPolicy``, plain query parameters, no envelope, `PATCH` updates.
     public init() {}
+}
+
+/// Where requests may go beyond the base URL's origin.
+///
+/// The adapter's credentials — the bearer token, ``RESTConfiguration/headers``, a
+/// resource's headers and ``RESTConfiguration/configureRequest`` — are only ever sent to
+/// the origin of ``RESTAdapter/baseURL``. This policy decides whether a redirect or a
+/// `Link: rel="next"` pointing elsewhere is refused or followed without them.
+public enum RESTCrossOriginPolicy: String, Sendable, Hashable {
+    /// Fail with ``RESTError/Kind/crossOrigin`` (the default).
+    case refuse
+    /// Follow, sending only `Accept`, `Content-Type` and the body: for APIs that serve
+    /// pages or files from a CDN on another host.
+    case followWithoutCredentials
 }
 
 /// How updates are sent.

@@ -5,44 +5,53 @@ import Foundation
 #endif
 
 /// Sends requests and waits for their responses on the calling thread, with the
-/// adapter's deadline, retries, token refresh and cancellation.
+/// adapter's deadline, retries, token refresh, redirect rules, body limit and
+/// cancellation.
 ///
 /// Blocking is the contract of ``PersistenceAdapter``; the async API calls adapters from
-/// its own threads, never the cooperative pool. Responses arrive through URLSession's
-/// completion handlers (on the session's delegate queue), so a waiting thread never
-/// depends on Swift concurrency's threads to be woken.
+/// its own threads, never the cooperative pool. Responses arrive through the session's
+/// delegate (on its own queue), so a waiting thread never depends on Swift concurrency's
+/// threads to be woken.
+///
+/// The transport always owns its session, made from the configuration of a session the
+/// caller passes: only a delegate of its own can stop URLSession from following a redirect
+/// to another host with the `Authorization` header, and refuse an oversized body while it
+/// streams in.
 final class HTTPTransport: Sendable {
     let session: URLSession
     let configuration: RESTConfiguration
-    /// Whether the session is ours to invalidate on close (not one the caller passed).
-    private let ownsSession: Bool
+    /// Where credentials may go: the base URL's scheme, host and port.
+    let origin: RESTOrigin
+    private let delegate = HTTPSessionDelegate()
     /// Requests in flight, so ``close(_:)`` waits for them.
     private let gate = CloseGate()
 
-    init(configuration: RESTConfiguration, session: URLSession?) {
+    init(baseURL: URL, configuration: RESTConfiguration, session: URLSession?) {
         self.configuration = configuration
-        ownsSession = session == nil
+        origin = RESTOrigin(baseURL)
+        let settings: URLSessionConfiguration
         if let session {
-            self.session = session
+            settings = session.configuration
         } else {
-            let settings = URLSessionConfiguration.ephemeral
+            settings = URLSessionConfiguration.ephemeral
             settings.requestCachePolicy = .reloadIgnoringLocalCacheData
             settings.urlCache = nil
             settings.httpMaximumConnectionsPerHost = 16
             // Our own deadline is exact; this only stops URLSession from giving up first.
             settings.timeoutIntervalForRequest = max(1, (Self.seconds(configuration.requestTimeout)).rounded(.up) + 1)
-            let queue = OperationQueue()
-            queue.maxConcurrentOperationCount = 4
-            queue.name = "RESTAdapter.responses"
-            self.session = URLSession(configuration: settings, delegate: nil, delegateQueue: queue)
         }
+        let queue = OperationQueue()
+        // Serial: a task's callbacks (head, body, end) must arrive in order.
+        queue.maxConcurrentOperationCount = 1
+        queue.name = "RESTAdapter.responses"
+        self.session = URLSession(configuration: settings, delegate: delegate, delegateQueue: queue)
     }
 
     /// Waits for the requests in flight, then refuses new ones (``StoreError`` `.closed`)
-    /// and invalidates the session if it is ours.
+    /// and invalidates the session (always the transport's own).
     func close() {
         guard gate.close() else { return }
-        if ownsSession { session.finishTasksAndInvalidate() }
+        session.finishTasksAndInvalidate()
     }
 
     static func seconds(_ duration: Duration) -> Double {
@@ -50,28 +59,34 @@ final class HTTPTransport: Sendable {
         return Double(s) + Double(atto) / 1e18
     }
 
-    /// Sends `request` (retrying per the policy) and returns the response, whatever its
-    /// status, except that statuses still failing after the retries are returned too:
-    /// the caller decides what a status means.
-    func send(_ original: URLRequest, model: String?) throws -> RESTResponse {
+    /// Sends `request` (retrying per the policy, following same-origin redirects) and
+    /// returns the response, whatever its status: the caller decides what a status means.
+    ///
+    /// - Parameter deadline: when the whole call must be done (every page of a list shares
+    ///   one); by default the configured ``RESTConfiguration/deadline`` from now.
+    func send(_ original: URLRequest, model: String?, deadline: ContinuousClock.Instant? = nil) throws -> RESTResponse {
         try gate.enter { StoreError.closed("REST store for \(original.url?.host ?? "?")") }
         defer { gate.leave() }
-        let method = original.httpMethod ?? "GET"
-        let url = original.url ?? URL(fileURLWithPath: "/")
         let policy = configuration.retry
-        let start = ContinuousClock.now
-        let deadline = start + configuration.deadline
-        let idempotent =
-            ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].contains(method) || (method == "PATCH" && policy.retriesPATCH)
-            || original.value(forHTTPHeaderField: "Idempotency-Key") != nil
+        let deadline = deadline ?? ContinuousClock.now + configuration.deadline
+        var current = original
+        var credentialed = origin.contains(original.url)
+        var redirects = 0
         var attempt = 0
         var refreshed = false
-        var token = try configuration.tokenProvider?.token()
+        var token = credentialed ? try configuration.tokenProvider?.token() : nil
         while true {
             attempt += 1
-            var request = original
-            if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-            if let configure = configuration.configureRequest { try configure(&request) }
+            let method = current.httpMethod ?? "GET"
+            let url = current.url ?? URL(fileURLWithPath: "/")
+            let idempotent =
+                ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].contains(method) || (method == "PATCH" && policy.retriesPATCH)
+                || current.value(forHTTPHeaderField: "Idempotency-Key") != nil
+            var request = current
+            if credentialed {
+                if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+                if let configure = configuration.configureRequest { try configure(&request) }
+            }
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else {
                 throw RESTError(.timeout, method: method, url: url, model: model, message: "the deadline of \(configuration.deadline) passed")
@@ -80,7 +95,16 @@ final class HTTPTransport: Sendable {
             var wait: Duration?
             switch outcome {
             case .response(let response):
-                if response.status == 401, !refreshed, let provider = configuration.tokenProvider,
+                if let next = try redirect(response, from: current, count: &redirects, model: model) {
+                    current = next
+                    if credentialed && !origin.contains(next.url) {
+                        credentialed = false
+                        token = nil
+                    }
+                    attempt -= 1
+                    continue
+                }
+                if response.status == 401, credentialed, !refreshed, let provider = configuration.tokenProvider,
                     let fresh = try provider.refresh(rejected: token)
                 {
                     refreshed = true
@@ -151,43 +175,46 @@ final class HTTPTransport: Sendable {
         let method = request.httpMethod ?? "GET"
         let url = request.url ?? URL(fileURLWithPath: "/")
         let cancellation = BlockingCancellation.current
-        let box = Locked<(Data?, URLResponse?, (any Error)?)?>(nil)
+        let box = Locked<TransferResult?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let task = session.dataTask(with: request) { data, response, error in
-            box.withLock { $0 = (data, response, error) }
+        let transfer = Transfer(limit: configuration.maxResponseBytes) { result in
+            box.withLock { $0 = result }
             done.signal()
         }
+        // Already cancelled: nothing is started, so the request is never sent.
+        if cancellation?.isCancelled == true { throw CancellationError() }
+        let task = delegate.start(request, on: session, transfer)
         var token: Int?
         if let cancellation {
             token = cancellation.onCancel { task.cancel() }
-            // Already cancelled: the task is never resumed, so the request is never sent.
-            if token == nil { throw CancellationError() }
+            if token == nil { task.cancel() }
         }
         defer { if let token { cancellation?.remove(token) } }
-        task.resume()
         if done.wait(timeout: .now() + Self.seconds(timeout)) == .timedOut {
+            // Not waited for: its completion only fills `box`, which nobody reads any more.
             task.cancel()
-            done.wait()
             return .failure(RESTError(.timeout, method: method, url: url, model: model, message: "no response within \(timeout)"))
         }
         if cancellation?.isCancelled == true { throw CancellationError() }
-        guard let (data, response, error) = box.withLock({ $0 }) else {
+        switch box.withLock({ $0 }) {
+        case nil:
             return .failure(RESTError(.transport, method: method, url: url, model: model, message: "no result"))
-        }
-        if let error {
+        case .tooLarge(let bytes, let limit):
+            throw RESTError(
+                .responseTooLarge, method: method, url: url, model: model,
+                message: "the response body passed \(limit) bytes (\(bytes) received or declared; RESTConfiguration.maxResponseBytes)")
+        case .failure(let error):
             let sendable = (error as? URLError).map { $0 as any Error & Sendable }
             return .failure(
                 RESTError(
                     .transport, method: method, url: url, underlying: sendable, model: model,
                     message: sendable == nil ? "\(error)" : "the request failed"))
+        case .response(let http, let data):
+            var headers: [String: String] = [:]
+            for (name, value) in http.allHeaderFields {
+                if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+            }
+            return .response(RESTResponse(method: method, url: url, status: http.statusCode, headers: headers, body: data))
         }
-        guard let http = response as? HTTPURLResponse else {
-            return .failure(RESTError(.transport, method: method, url: url, model: model, message: "not an HTTP response"))
-        }
-        var headers: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
-        }
-        return .response(RESTResponse(method: method, url: url, status: http.statusCode, headers: headers, body: data ?? Data()))
     }
 }

@@ -29,6 +29,15 @@ public struct RESTError: Error, Sendable, CustomStringConvertible {
         case route
         /// The operation has no HTTP form (a transaction's rollback).
         case unsupported
+        /// A redirect or a next-page link pointed to another origin than the base URL's,
+        /// and ``RESTConfiguration/crossOrigin`` refuses those; nothing was sent there.
+        case crossOrigin
+        /// A redirect could not be followed: no usable `Location`, or more than
+        /// ``RESTConfiguration/maxRedirects``.
+        case redirect
+        /// The response body passed ``RESTConfiguration/maxResponseBytes``; the transfer
+        /// was cancelled there.
+        case responseTooLarge
     }
 
     /// What went wrong.
