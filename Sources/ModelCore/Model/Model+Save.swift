@@ -172,12 +172,21 @@ extension ModelProtocol {
     ) throws {
         guard let changed = try stageWrite(isNew: isNew, schema: schema, stamps: stamps) else { return }
         if isNew {
-            let id = try store.insert(__values, into: schema)
+            let (id, stored) = try store.insertReturningStored(__values, into: schema)
             _assign(id, at: 0)
-        } else {
-            try store.update(__values, changedColumns: changed, in: schema)
+            if let stored { adoptStored(stored) }
+            if ProvisionalIdentities.isActive { ProvisionalIdentities.noteInsert(self, id: id, schema: schema, store: store) }
+        } else if let stored = try store.updateReturningStored(__values, changedColumns: changed, in: schema) {
+            adoptStored(stored)
         }
         didWrite(__values, isNew: isNew, changed: changed, store: store, schema: schema, undoing: before)
+    }
+
+    /// Takes the values a store set on write (a server's `url`, `updated_at`, a normalised
+    /// field), so the record matches what is stored without another read.
+    private func adoptStored(_ stored: [ModelValue]) {
+        guard stored.count == __values.count else { return }
+        for k in stored.indices where stored[k] != __values[k] { _assign(stored[k], at: k) }
     }
 
     /// Stamps timestamps, gives a new record its generated id and checks a stored one's:

@@ -22,6 +22,17 @@ public protocol PersistenceAdapter: AnyObject, Sendable {
     /// row is a ``StoreError``.
     func update(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws
 
+    /// Inserts a row like ``insert(_:into:)`` and returns the row as the store now holds
+    /// it, when that can differ from `row` beyond the id (a server that sets fields); nil
+    /// means "as sent, with the returned id". A save applies the returned row to the record.
+    /// The default calls ``insert(_:into:)`` and returns nil.
+    func insertReturningStored(_ row: [ModelValue], into schema: ModelSchema) throws -> (id: ModelValue, stored: [ModelValue]?)
+
+    /// Updates a row like ``update(_:changedColumns:in:)`` and returns the row as the store
+    /// now holds it, when that can differ from `row` (a server that sets fields); nil means
+    /// "as sent". The default calls ``update(_:changedColumns:in:)`` and returns nil.
+    func updateReturningStored(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws -> [ModelValue]?
+
     /// Deletes the row with this id; returns whether one existed.
     func delete(id: ModelValue, from schema: ModelSchema) throws -> Bool
 
@@ -66,4 +77,17 @@ public protocol PersistenceAdapter: AnyObject, Sendable {
     ///   transactions (nothing is closed); the adapter's error when writing what was
     ///   pending fails (the store then stays open, so nothing is lost).
     func close() throws
+}
+
+extension PersistenceAdapter {
+    /// Calls ``insert(_:into:)``: the stored row is the row sent, with its id.
+    public func insertReturningStored(_ row: [ModelValue], into schema: ModelSchema) throws -> (id: ModelValue, stored: [ModelValue]?) {
+        (try insert(row, into: schema), nil)
+    }
+
+    /// Calls ``update(_:changedColumns:in:)``: the stored row is the row sent.
+    public func updateReturningStored(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws -> [ModelValue]? {
+        try update(row, changedColumns: changedColumns, in: schema)
+        return nil
+    }
 }

@@ -15,6 +15,7 @@ extension RESTAdapter {
             }
         }
         let (path, predicate) = try route(for: query, resource)
+        try checkSupport(predicate: predicate, query, resource)
         let items: [URLQueryItem]
         do {
             items = try resource.encoder.encode(
@@ -43,7 +44,7 @@ extension RESTAdapter {
                 }
                 rows.append(row)
             }
-            if let limit = query.limit, rows.count >= limit { return Array(rows.prefix(limit)) }
+            if let limit = query.limit, rows.count >= limit { break }
             next = configuration.pagination.followsLinks ? Self.nextLink(response.header("Link"), relativeTo: url) : nil
             if let link = next, !transport.origin.contains(link), configuration.crossOrigin == .refuse {
                 throw RESTError(
@@ -52,6 +53,8 @@ extension RESTAdapter {
                         + "left it and no rows from it were merged (RESTConfiguration.crossOrigin)")
             }
         }
+        if resource.settings.verifiesResults { try verify(rows, predicate: predicate, query, resource) }
+        if let limit = query.limit, rows.count > limit { return Array(rows.prefix(limit)) }
         return rows
     }
 

@@ -25,11 +25,21 @@ extension RESTAdapter {
         return path
     }
 
-    /// `POST` to the (owner's) collection; returns the id the server assigned or kept.
-    func create(_ row: [ModelValue], _ resource: ResolvedResource) throws -> ModelValue {
+    /// Whether a create sends the id of `row`.
+    private func sendsID(_ row: [ModelValue], _ resource: ResolvedResource) -> Bool {
+        guard !row[0].isNull else { return false }
+        switch resource.settings.idAssignment {
+        case .automatic, .client: return true
+        case .server: return false
+        }
+    }
+
+    /// `POST` to the (owner's) collection; returns the record as the server answered it.
+    func create(_ row: [ModelValue], _ resource: ResolvedResource) throws -> [ModelValue] {
         let schema = resource.schema
+        let sendsID = sendsID(row, resource)
         var body = try encode(row, columns: nil, resource)
-        if row[0].isNull, let key = resource.codec.key(forColumn: 0) { body[key] = nil }
+        if !sendsID, let key = resource.codec.key(forColumn: 0) { body[key] = nil }
         if let hook = resource.settings.beforeCreate { try hook(&body) }
         let routes = resource.routes
         var path: String?
@@ -40,54 +50,63 @@ extension RESTAdapter {
         }
         let response = try send("POST", url(path, model: schema.modelName), body: body, resource)
         if response.status == 409 {
-            if row[0].isNull {
+            if !sendsID {
                 throw StoreError.uniqueViolation(schema, column: nil, underlying: statusError(response, model: schema.modelName))
             }
             throw StoreError(.duplicateID, table: schema.tableName, id: row[0], message: "the server refused a duplicate (409)")
         }
-        let stored = try self.row(payload(response, resource), response, resource)
-        return stored[0]
+        let answer = try payload(response, resource)
+        // An empty 201 (a Location header only) is the record as sent, when its id was sent.
+        if answer == .null, sendsID { return row }
+        return try self.row(answer, response, resource, over: row, keepsID: sendsID)
     }
 
-    /// `GET` the instance; nil on 404.
+    /// `GET` the instance; nil on a "not found" status (``RESTResource/notFoundStatuses``).
     func read(id: ModelValue, _ resource: ResolvedResource) throws -> [ModelValue]? {
         guard !id.isNull else { return nil }
         let url = try url(instancePath(id: id, row: nil, resource), model: resource.schema.modelName)
         let response = try send("GET", url, resource)
-        if response.status == 404 { return nil }
+        if resource.settings.notFoundStatuses.contains(response.status) { return nil }
         return try row(payload(response, resource), response, resource)
     }
 
-    /// `PATCH` the changed columns (or `PUT` them all).
-    func replace(_ row: [ModelValue], changedColumns: [Int], _ resource: ResolvedResource) throws {
+    /// `PATCH` the changed columns (or `PUT` them all), never the read-only ones; returns
+    /// the record as the server answered it, when the answer has a body.
+    func replace(_ row: [ModelValue], changedColumns: [Int], _ resource: ResolvedResource) throws -> [ModelValue]? {
         let schema = resource.schema
         let put = configuration.updateMethod == .put
-        var body = try encode(row, columns: put ? nil : changedColumns.filter { $0 != 0 }, resource)
+        var columns = put ? Array(1..<row.count) : changedColumns.filter { $0 != 0 }
+        if !resource.readOnly.isEmpty { columns.removeAll { resource.readOnly.contains($0) } }
+        var body = try encode(row, columns: columns, resource)
         if let hook = resource.settings.beforeUpdate { try hook(&body) }
         let url = try url(instancePath(id: row[0], row: row, resource), model: schema.modelName)
         let response = try send(put ? "PUT" : "PATCH", url, body: body, resource)
-        if response.status == 404 {
-            throw StoreError(.notFound, table: schema.tableName, id: row[0], message: "the server has no such record (404)")
+        if resource.settings.notFoundStatuses.contains(response.status), !(200..<300).contains(response.status) {
+            throw StoreError(.notFound, table: schema.tableName, id: row[0], message: "the server has no such record (\(response.status))")
         }
         if response.status == 409 {
             throw StoreError.uniqueViolation(schema, column: nil, id: row[0], underlying: statusError(response, model: schema.modelName))
         }
         let payload = try payload(response, resource)
-        if case .dictionary = payload { _ = try self.row(payload, response, resource) }
+        guard case .dictionary = payload else { return nil }
+        return try self.row(payload, response, resource, over: row)
     }
 
-    /// `DELETE` the instance; false on 404.
+    /// `DELETE` the instance; false on a "not found" status.
     func remove(id: ModelValue, _ resource: ResolvedResource, owner row: [ModelValue]? = nil) throws -> Bool {
         guard !id.isNull else { return false }
         let url = try url(instancePath(id: id, row: row, resource), model: resource.schema.modelName)
         let response = try send("DELETE", url, resource)
-        if response.status == 404 { return false }
+        if resource.settings.notFoundStatuses.contains(response.status), !(200..<300).contains(response.status) { return false }
         _ = try payload(response, resource)
         owners.withLock { _ = $0[ObjectIdentifier(resource.schema)]?.removeValue(forKey: id) }
         return true
     }
 
+    /// The JSON object of `row` (all columns, or `columns`), without read-only columns.
     private func encode(_ row: [ModelValue], columns: [Int]?, _ resource: ResolvedResource) throws -> [String: ModelValue] {
-        try resource.codec.object(from: row, columns: columns)
+        var object = try resource.codec.object(from: row, columns: columns)
+        for column in resource.readOnly { if let key = resource.codec.key(forColumn: column) { object[key] = nil } }
+        return object
     }
 }

@@ -83,8 +83,15 @@ extension RESTAdapter {
         return inner
     }
 
-    /// A row read from one JSON object of a response.
-    func row(_ value: ModelValue, _ response: RESTResponse, _ resource: ResolvedResource) throws -> [ModelValue] {
+    /// A row read from one JSON object of a response. With `base` (the row sent in a create
+    /// or update), columns whose keys the object leaves out keep their values from `base`,
+    /// and a missing id is `base`'s when `keepsID` (an update, or a create that sent its id).
+    func row(
+        _ value: ModelValue, _ response: RESTResponse, _ resource: ResolvedResource, over base: [ModelValue]? = nil,
+        keepsID: Bool = true
+    ) throws
+        -> [ModelValue]
+    {
         let model = resource.schema.modelName
         guard case .dictionary(var object) = value else {
             throw invalid(response, model: model, "expected a \(model) object, found \(value.kindName)", body: value)
@@ -96,9 +103,16 @@ extension RESTAdapter {
         } catch {
             throw invalid(response, model: model, "a \(model) object does not fit the model: \(error)", body: .dictionary(object))
         }
-        guard !row[0].isNull else { throw invalid(response, model: model, "a \(model) object has no id", body: .dictionary(object)) }
-        rememberOwner(of: row, resource)
-        return row
+        var merged = row
+        if let base {
+            for k in merged.indices where k < base.count && (k > 0 || keepsID) {
+                if let key = resource.codec.key(forColumn: k), object[key] != nil { continue }
+                merged[k] = base[k]
+            }
+        }
+        guard !merged[0].isNull else { throw invalid(response, model: model, "a \(model) object has no id", body: .dictionary(object)) }
+        rememberOwner(of: merged, resource)
+        return merged
     }
 
     /// The rows of a list payload (an array of objects).

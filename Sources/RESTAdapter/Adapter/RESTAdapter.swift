@@ -82,8 +82,15 @@ public final class RESTAdapter: PersistenceAdapter {
         } catch {
             throw RESTError(.route, model: schema.modelName, message: "its JSON mapping: \(error)")
         }
+        var readOnly = Set<Int>()
+        for name in settings.readOnlyColumns {
+            guard let column = schema.index(ofColumn: name), column != 0 else {
+                throw RESTError(.route, model: schema.modelName, message: "readOnlyColumns names \(name), which is not a column other than the id")
+            }
+            readOnly.insert(column)
+        }
         let resource = ResolvedResource(
-            schema: schema, settings: settings, routes: try RESTRoutes(schema: schema, resource: settings), codec: codec,
+            schema: schema, settings: settings, readOnly: readOnly, routes: try RESTRoutes(schema: schema, resource: settings), codec: codec,
             encoder: settings.queryEncoder ?? configuration.queryEncoder,
             headers: configuration.headers.merging(settings.headers) { _, own in own },
             envelope: settings.envelope ?? configuration.envelope)
@@ -102,15 +109,28 @@ public final class RESTAdapter: PersistenceAdapter {
     public func prepare(_ schema: ModelSchema) throws { _ = try resource(for: schema) }
 
     public func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue {
+        try insertReturningStored(row, into: schema).id
+    }
+
+    /// `POST`s the record and returns the server's id and the record as the server answered
+    /// it (fields it sets included; fields its answer leaves out keep the values sent).
+    public func insertReturningStored(_ row: [ModelValue], into schema: ModelSchema) throws -> (id: ModelValue, stored: [ModelValue]?) {
         try schema.checkRow(row)
         let resource = try resource(for: schema)
-        return try create(row, resource)
+        let stored = try create(row, resource)
+        return (stored[0], stored)
     }
 
     public func update(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws {
+        _ = try updateReturningStored(row, changedColumns: changedColumns, in: schema)
+    }
+
+    /// `PATCH`es (or `PUT`s) the record and returns it as the server answered, when the
+    /// answer has a body.
+    public func updateReturningStored(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws -> [ModelValue]? {
         try schema.checkRow(row)
         let resource = try resource(for: schema)
-        try replace(row, changedColumns: changedColumns, resource)
+        return try replace(row, changedColumns: changedColumns, resource)
     }
 
     public func delete(id: ModelValue, from schema: ModelSchema) throws -> Bool {
@@ -146,7 +166,7 @@ public final class RESTAdapter: PersistenceAdapter {
             let columns = values.keys.filter { row[$0] != values[$0] }.sorted()
             guard !columns.isEmpty else { continue }
             for (column, value) in values { row[column] = value }
-            try replace(row, changedColumns: columns, resource)
+            _ = try replace(row, changedColumns: columns, resource)
             changed += 1
         }
         return changed
@@ -169,6 +189,8 @@ public final class RESTAdapter: PersistenceAdapter {
 struct ResolvedResource: Sendable {
     let schema: ModelSchema
     let settings: RESTResource
+    /// ``RESTResource/readOnlyColumns`` as column indexes.
+    let readOnly: Set<Int>
     let routes: RESTRoutes
     let codec: RowJSONCodec
     let encoder: any RESTQueryEncoder

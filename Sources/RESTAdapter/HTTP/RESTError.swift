@@ -38,6 +38,11 @@ public struct RESTError: Error, Sendable, CustomStringConvertible {
         /// The response body passed ``RESTConfiguration/maxResponseBytes``; the transfer
         /// was cancelled there.
         case responseTooLarge
+        /// The server answered a list without honouring part of the query (a filter, the
+        /// sort order or the limit): the rows were checked and refused rather than
+        /// returned wrong. Declare what the server honours with
+        /// ``RESTResource/querySupport``.
+        case queryIgnored
     }
 
     /// What went wrong.

@@ -1,0 +1,83 @@
+import Synchronization
+
+/// Records whose id is provisional — given by a local store until a server assigns its
+/// own (RESTSync's `SyncedStore`) — so the instances an app still holds take the server's
+/// id when it arrives.
+///
+/// A store opts in with ``adopt(_:)``; until one does, a save pays one atomic load
+/// (``isActive``). Instances are held weakly and forgotten once re-keyed or released.
+///
+/// Thread safety: the table is behind a `Mutex`. Re-keying assigns the record's id from
+/// the thread that learnt it (a push), as any write to a shared record does: the app owns
+/// when it reads its records during a push.
+package enum ProvisionalIdentities {
+    private struct Key: Hashable {
+        let store: ObjectIdentifier
+        let schema: ObjectIdentifier
+        let id: ModelValue
+    }
+
+    /// `@unchecked Sendable`: made and read under `table`'s lock, or, once removed from
+    /// the table, only by the thread that removed it.
+    private final class WeakRecord: @unchecked Sendable {
+        weak var record: ModelObject?
+        init(_ record: ModelObject) { self.record = record }
+    }
+
+    private struct Table: ~Copyable {
+        /// The schemas whose ids each opted-in store hands out provisionally.
+        var stores: [ObjectIdentifier: Set<ObjectIdentifier>] = [:]
+        var records: [Key: [WeakRecord]] = [:]
+    }
+
+    private static let active = Atomic<Bool>(false)
+    private static let table = Mutex(Table())
+
+    /// Whether any store has opted in.
+    package static var isActive: Bool { active.load(ordering: .relaxed) }
+
+    /// `store` hands out provisional ids for `schema`: records of it inserted into the
+    /// store are remembered.
+    package static func adopt(_ store: any PersistenceAdapter, schema: ModelSchema) {
+        table.withLock { _ = $0.stores[ObjectIdentifier(store), default: []].insert(ObjectIdentifier(schema)) }
+        active.store(true, ordering: .relaxed)
+    }
+
+    /// `store` is gone: forget it and its records.
+    package static func release(_ store: ObjectIdentifier) {
+        table.withLock { table in
+            table.stores[store] = nil
+            table.records = table.records.filter { $0.key.store != store }
+        }
+    }
+
+    /// A record was inserted into `store` with `id`.
+    package static func noteInsert(_ record: ModelObject, id: ModelValue, schema: ModelSchema, store: any PersistenceAdapter) {
+        let storeID = ObjectIdentifier(store)
+        table.withLock { table in
+            guard table.stores[storeID]?.contains(ObjectIdentifier(schema)) == true else { return }
+            let key = Key(store: storeID, schema: ObjectIdentifier(schema), id: id)
+            var list = table.records[key, default: []].filter { $0.record != nil }
+            list.append(WeakRecord(record))
+            table.records[key] = list
+        }
+    }
+
+    /// The server gave the record `old` of `schema` in `store` the id `new`: every live
+    /// instance inserted with `old` now has `new`, and is forgotten.
+    package static func rekey(store: ObjectIdentifier, schema: ModelSchema, from old: ModelValue, to new: ModelValue) {
+        let records = table.withLock { table in
+            table.records.removeValue(forKey: Key(store: store, schema: ObjectIdentifier(schema), id: old)) ?? []
+        }
+        for weak in records {
+            guard let record = weak.record, record.__values.first == old else { continue }
+            record._assign(new, at: 0)
+            if !record.__baseline.isEmpty { record.__baseline[0] = new }
+        }
+    }
+
+    /// The record `id` was pushed and keeps its id: forget its instances.
+    package static func settle(store: ObjectIdentifier, schema: ModelSchema, id: ModelValue) {
+        _ = table.withLock { $0.records.removeValue(forKey: Key(store: store, schema: ObjectIdentifier(schema), id: id)) }
+    }
+}
