@@ -3,17 +3,17 @@ import Foundation
 /// Keeps a local store (SQLite, File or memory) in step with a REST API.
 ///
 /// The app reads and writes ``store`` — the local adapter with a journal of unpushed
-/// changes — so queries work offline; ``pull(_:where:policy:)`` merges server records
-/// into it, and ``push()`` sends the journaled inserts, updates and deletes, recording
-/// the ids the server assigns.
+/// changes — so queries work offline; ``pull(_:where:policy:deletingMissing:)`` merges
+/// server records into it, and ``push()`` sends the journaled inserts, updates and
+/// deletes, giving records the ids the server assigns.
 ///
 /// ```swift
 /// let sync = RESTSync(remote: api, local: try SQLiteAdapter(path: "cache.sqlite"))
 /// try sync.track(Todo.self)
 /// ModelStore.setDefault(sync.store)
-/// let report = try sync.pull(Todo.self, policy: .newestWins)   // inserted 12, updated 3, …
-/// try Todo.create(["name": "offline edit"])                     // journaled
-/// try sync.push()                                               // POST /todos
+/// let report = try sync.pull(Todo.self)               // inserted 12, updated 3, …
+/// try Todo.create(["name": "offline edit"])           // journaled
+/// try sync.push()                                     // POST /todos
 /// ```
 ///
 /// Thread safety: pulls and pushes are serialised by one lock; the stores' own rules
@@ -23,54 +23,81 @@ public final class RESTSync: Sendable {
     public let remote: RESTAdapter
     /// The local store with change journaling: use it as the app's store.
     public let store: SyncedStore
-    private let synced = Locked<Set<ObjectIdentifier>>([])
-    private let schemas = Locked<[String: ModelSchema]>([:])
-    private let running = Locked(())
+    let schemas = Locked<[String: ModelSchema]>([:])
+    let running = Locked(())
 
     /// A sync between `remote` and the local adapter `local`.
     public init(remote: RESTAdapter, local: any PersistenceAdapter) {
         self.remote = remote
-        store = SyncedStore(local: local, synced: synced)
+        store = SyncedStore(local: local)
     }
 
     /// Journals local writes of `type` from now on (and prepares its local storage).
     public func track<M: ModelProtocol>(_ type: M.Type) throws {
+        let schema = M.schema
+        guard store.tracking(schema) == nil else { return }
         try store.local.prepare(SyncChange.schema)
-        try store.local.prepare(M.schema)
-        synced.withLock { _ = $0.insert(ObjectIdentifier(M.schema)) }
-        schemas.withLock { $0[M.schema.modelName] = M.schema }
+        try store.local.prepare(schema)
+        let resource = try remote.resource(for: schema)
+        let provisional =
+            switch resource.settings.idAssignment {
+            case .server: true
+            case .client: false
+            case .automatic: schema.idGeneration == .autoIncrement
+            }
+        try store.track(schema, provisional: provisional)
+        schemas.withLock { $0[schema.modelName] = schema }
     }
 
-    /// How many local changes wait for a push.
+    /// How many local changes wait for a push (failed ones included).
     public func pendingChanges() throws -> Int { try store.journal.entries().count }
 
-    /// Fetches `type`'s records matching `query` (all by default) from the server and
+    /// The journaled changes, in the order a push sends them; failed ones carry
+    /// ``SyncEntry/failure``.
+    public func journal() throws -> [SyncEntry] { try store.journal.entries() }
+
+    /// Fetches `type`'s records matching `predicate` (all by default) from the server and
     /// merges them into the local store in one local transaction.
     ///
     /// Records only on the server are inserted; identical ones skipped; differing ones
-    /// decided by `policy` (a record with an unpushed local change that differs is also a
-    /// conflict in the report). With `deletingMissing`, local records the server no
-    /// longer has — and that have no unpushed change — are deleted (use with a query
-    /// that selects everything it should keep).
+    /// decided by `policy` (by default the server's version, unless the record has an
+    /// unpushed change; a record with an unpushed change that differs is a conflict in the
+    /// report). With `deletingMissing`, local records the server no longer has — and that
+    /// have no unpushed change — are deleted (use with a query that selects everything it
+    /// should keep).
+    ///
+    /// - Throws: ``RESTError`` from the server (nothing is merged then); ``StoreError``
+    ///   `.invalidRequest` for ``MergePolicy/newestWins`` on a model without `updated_at`.
     @discardableResult
     public func pull<M: ModelProtocol>(
-        _ type: M.Type, where predicate: QueryPredicate? = nil, policy: MergePolicy = .newestWins,
+        _ type: M.Type, where predicate: QueryPredicate? = nil, policy: MergePolicy = .serverWinsUnlessPending,
         deletingMissing: Bool = false
     ) throws -> SyncReport {
         let schema = M.schema
+        if case .newestWins = policy, schema.updatedAtIndex == nil {
+            throw StoreError(
+                .invalidRequest, table: schema.tableName,
+                message: "MergePolicy.newestWins compares updated_at, and \(schema.modelName) has no updated_at column; "
+                    + "use .serverWinsUnlessPending or .custom")
+        }
         try track(M.self)
         return try running.withLock { _ in
             let remoteRows = try remote.fetch(StoreQuery(schema: schema, predicate: predicate))
             let local = store.local
+            let journal = store.journal
             var report = SyncReport()
             try local.withTransaction {
-                let pending = Dictionary(
-                    try store.journal.entries(model: schema.modelName).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
                 var seen = Set<ModelValue>()
                 for row in remoteRows {
                     seen.insert(row[0])
+                    var pending = try journal.entry(model: schema.modelName, id: row[0])
+                    if let mine = pending, mine.provisional, mine.operation == .insert {
+                        // A local record holds this id only provisionally: it moves aside.
+                        try moveAside(schema, mine)
+                        pending = nil
+                    }
                     guard let mine = try local.find(id: row[0], in: schema) else {
-                        if pending[row[0]]?.operation == "delete" {
+                        if pending?.operation == .delete {
                             report.conflicts.append(SyncConflict(model: schema.modelName, id: row[0], resolution: .keepLocal))
                             report.skipped += 1
                         } else {
@@ -83,10 +110,10 @@ public final class RESTSync: Sendable {
                         report.skipped += 1
                         continue
                     }
-                    let decision = decide(policy, local: mine, remote: row, schema: schema)
-                    if let change = pending[row[0]] {
+                    let decision = decide(policy, local: mine, remote: row, pending: pending != nil, schema: schema)
+                    if let change = pending {
                         report.conflicts.append(SyncConflict(model: schema.modelName, id: row[0], resolution: decision))
-                        if decision == .takeRemote { try store.journal.remove(change) }
+                        if decision == .takeRemote { try journal.remove(change) }
                     }
                     if decision == .takeRemote {
                         try local.update(row, changedColumns: Array(1..<row.count), in: schema)
@@ -96,8 +123,8 @@ public final class RESTSync: Sendable {
                     }
                 }
                 if deletingMissing {
-                    for row in try local.fetch(StoreQuery(schema: schema, predicate: predicate))
-                    where !seen.contains(row[0]) && pending[row[0]] == nil {
+                    for row in try local.fetch(StoreQuery(schema: schema, predicate: predicate)) where !seen.contains(row[0]) {
+                        guard try journal.entry(model: schema.modelName, id: row[0]) == nil else { continue }
                         if try local.delete(id: row[0], from: schema) { report.deleted += 1 }
                     }
                 }
@@ -109,10 +136,21 @@ public final class RESTSync: Sendable {
         }
     }
 
-    private func decide(_ policy: MergePolicy, local: [ModelValue], remote: [ModelValue], schema: ModelSchema) -> MergeDecision {
+    /// Gives an unpushed record a fresh provisional id, so a server record with its id fits.
+    private func moveAside(_ schema: ModelSchema, _ entry: SyncEntry) throws {
+        guard let row = try store.local.find(id: entry.id, in: schema) else { return }
+        let fresh = schema.idGeneration == .autoIncrement ? try store.temporaryID(schema) : .uuid(UUID())
+        try rekey(schema, from: entry.id, to: fresh, row: row, provisional: true)
+        ProvisionalIdentities.rekey(store: ObjectIdentifier(store), schema: schema, from: entry.id, to: fresh)
+    }
+
+    private func decide(_ policy: MergePolicy, local: [ModelValue], remote: [ModelValue], pending: Bool, schema: ModelSchema)
+        -> MergeDecision
+    {
         switch policy {
         case .keepLocal: return .keepLocal
         case .takeRemote: return .takeRemote
+        case .serverWinsUnlessPending: return pending ? .keepLocal : .takeRemote
         case .newestWins:
             guard let k = schema.updatedAtIndex, case .date(let mine) = local[k], case .date(let theirs) = remote[k] else {
                 return .keepLocal
@@ -124,79 +162,5 @@ public final class RESTSync: Sendable {
             }
             return decide(named(local), named(remote))
         }
-    }
-
-    /// Sends every journaled change, oldest first: inserts are posted (with an
-    /// `Idempotency-Key`, so a retry never duplicates) and take the server's id locally,
-    /// updates send the record as it is now, deletes delete. Each change leaves the
-    /// journal once the server has it.
-    ///
-    /// - Throws: the first ``RESTError`` (offline, a refused change); changes not yet
-    ///   sent stay journaled for the next push.
-    @discardableResult
-    public func push() throws -> SyncReport {
-        try running.withLock { _ in
-            var report = SyncReport()
-            for entry in try store.journal.entries() {
-                guard let schema = schemas.withLock({ $0[entry.model] }) else { continue }
-                try remote.withHeaders(["Idempotency-Key": entry.key]) {
-                    try send(entry, schema, &report)
-                }
-            }
-            return report
-        }
-    }
-
-    private func send(_ entry: SyncJournal.Entry, _ schema: ModelSchema, _ report: inout SyncReport) throws {
-        let local = store.local
-        switch entry.operation {
-        case "insert":
-            guard var row = try local.find(id: entry.id, in: schema) else { return try store.journal.remove(entry) }
-            let temporary = if case .int(let n) = entry.id, n < 0 { true } else { false }
-            if temporary { row[0] = .null }
-            let assigned = try remote.insert(row, into: schema)
-            try local.withTransaction {
-                if temporary, assigned != entry.id { try rekey(schema, from: entry.id, to: assigned, row: row) }
-                try store.journal.remove(entry)
-            }
-            report.inserted += 1
-        case "update":
-            guard let row = try local.find(id: entry.id, in: schema) else { return try store.journal.remove(entry) }
-            do {
-                try remote.update(row, changedColumns: Array(1..<row.count), in: schema)
-                report.updated += 1
-            } catch let error as StoreError where error.kind == .notFound {
-                report.conflicts.append(SyncConflict(model: schema.modelName, id: entry.id, resolution: .takeRemote))
-                _ = try local.delete(id: entry.id, from: schema)  // deleted on the server
-            }
-            try store.journal.remove(entry)
-        default:
-            _ = try remote.delete(id: entry.id, from: schema)
-            try store.journal.remove(entry)
-            report.deleted += 1
-        }
-    }
-
-    /// Gives a record the id the server assigned, and moves its children's foreign keys.
-    private func rekey(_ schema: ModelSchema, from old: ModelValue, to new: ModelValue, row: [ModelValue]) throws {
-        let local = store.local
-        var moved = row
-        moved[0] = new
-        if try local.find(id: new, in: schema) != nil {
-            // Pulled meanwhile: the same server record; ours is what the server now holds.
-            try local.update(moved, changedColumns: Array(1..<moved.count), in: schema)
-        } else {
-            _ = try local.insert(moved, into: schema)
-        }
-        for child in schemas.withLock({ Array($0.values) }) {
-            for relation in try child.relations() where relation.kind == .belongsTo && relation.target === schema {
-                _ = try local.update(
-                    StoreQuery(schema: child, predicate: .compare(column: relation.foreignKey, .equal, old)),
-                    set: [relation.foreignKey: new])
-            }
-        }
-        // Last, so a store with foreign key actions does not nullify the children first.
-        _ = try local.delete(id: old, from: schema)
-        try store.journal.rekey(model: schema.modelName, from: old, to: new)
     }
 }

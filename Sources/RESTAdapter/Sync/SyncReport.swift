@@ -10,12 +10,17 @@ public struct SyncReport: Sendable, Equatable, CustomStringConvertible {
     public var skipped = 0
     /// Records changed on both sides, with what was decided.
     public var conflicts: [SyncConflict] = []
+    /// For a push: what happened to each journaled change, in the order sent.
+    public var outcomes: [SyncOutcome] = []
+    /// For a push: changes the server refused (kept in the journal as failed).
+    public var failed: Int { outcomes.filter { if case .failed = $0.result { true } else if case .conflict = $0.result { true } else { false } }.count }
 
     /// An empty report.
     public init() {}
 
     public var description: String {
         "inserted \(inserted), updated \(updated), deleted \(deleted), skipped \(skipped), conflicts \(conflicts.count)"
+            + (outcomes.isEmpty ? "" : ", failed \(failed)")
     }
 }
 
@@ -46,12 +51,16 @@ public enum MergeDecision: String, Sendable, Hashable {
 
 /// How a pull resolves records that differ locally and remotely.
 public enum MergePolicy: Sendable {
+    /// The server's version wins, unless the record has an unpushed local change (which
+    /// then wins and is reported as a conflict). The default: it needs no `updated_at`.
+    case serverWinsUnlessPending
     /// Local versions win.
     case keepLocal
     /// Server versions win.
     case takeRemote
-    /// The version with the later `updated_at` wins (local on a tie or when either has
-    /// none).
+    /// The version with the later `updated_at` wins (local on a tie or when either row has
+    /// none). A model without an `updated_at` column is refused with ``StoreError``
+    /// `.invalidRequest`, rather than never taking a server change.
     case newestWins
     /// Your function of the local and remote rows (column name → value) decides, as
     /// MotionModel seeds' `merge_if`.

@@ -4,27 +4,51 @@ import Foundation
 /// adapter, and writes to synced models are journaled in the same local transaction, so
 /// the next push sends them (see ``RESTSync``).
 ///
-/// New records of auto-increment models get negative temporary ids until a push gives
-/// them the server's, so they never collide with ids pulled from the server.
+/// A new record whose id the server assigns (auto-increment models, and any model whose
+/// resource says ``RESTIDAssignment/server``) has a provisional local id until it is
+/// pushed — a negative integer for auto-increment models, the generated UUID otherwise.
+/// The journal marks it provisional explicitly, so a server id of 0 or below is never
+/// mistaken for one. When the server's id arrives it replaces the local id in the stored
+/// row, in children's foreign keys, in the journal and in the record instances the app
+/// still holds; an id the app kept from before (in a variable, or a child's foreign key
+/// in memory) is translated on the way in for as long as this store lives.
 ///
-/// Thread safety: the wrapped adapter's; the temporary id counter is behind a lock.
+/// Thread safety: the wrapped adapter's; the temporary id counter, the tracked schemas
+/// and the id translations are each behind their own lock.
 public final class SyncedStore: PersistenceAdapter {
+    /// How one synced model is journaled.
+    struct Tracking: Sendable {
+        /// Whether new records' ids are provisional (the server assigns the real one).
+        let provisional: Bool
+        /// `belongsTo` foreign key columns and the schemas they point to.
+        let parents: [(column: Int, target: ModelSchema)]
+    }
+
     /// The local adapter underneath.
     public let local: any PersistenceAdapter
     let journal: SyncJournal
-    private let synced: Locked<Set<ObjectIdentifier>>
+    private let tracked = Locked<[ObjectIdentifier: Tracking]>([:])
     private let lastTemporary = Locked<[ObjectIdentifier: Int64]>([:])
+    /// Provisional ids the server replaced, by schema: old → new.
+    private let translations = Locked<[ObjectIdentifier: [ModelValue: ModelValue]]>([:])
 
-    init(local: any PersistenceAdapter, synced: Locked<Set<ObjectIdentifier>>) {
+    init(local: any PersistenceAdapter) {
         self.local = local
-        self.synced = synced
         journal = SyncJournal(store: local)
     }
 
-    func isSynced(_ schema: ModelSchema) -> Bool { synced.withLock { $0.contains(ObjectIdentifier(schema)) } }
+    deinit { ProvisionalIdentities.release(ObjectIdentifier(self)) }
+
+    func track(_ schema: ModelSchema, provisional: Bool) throws {
+        let parents = try schema.relations().filter { $0.kind == .belongsTo }.map { ($0.foreignKey, $0.target) }
+        tracked.withLock { $0[ObjectIdentifier(schema)] = Tracking(provisional: provisional, parents: parents) }
+        if provisional { ProvisionalIdentities.adopt(self, schema: schema) }
+    }
+
+    func tracking(_ schema: ModelSchema) -> Tracking? { tracked.withLock { $0[ObjectIdentifier(schema)] } }
 
     /// The next temporary id of `schema`: below every id stored and handed out.
-    private func temporaryID(_ schema: ModelSchema) throws -> ModelValue {
+    func temporaryID(_ schema: ModelSchema) throws -> ModelValue {
         let key = ObjectIdentifier(schema)
         var floor: Int64 = 0
         if let known = lastTemporary.withLock({ $0[key] }) {
@@ -40,6 +64,30 @@ public final class SyncedStore: PersistenceAdapter {
             })
     }
 
+    /// Remembers that the server replaced `old` with `new`.
+    func translate(_ schema: ModelSchema, from old: ModelValue, to new: ModelValue) {
+        translations.withLock { $0[ObjectIdentifier(schema), default: [:]][old] = new }
+    }
+
+    /// `id` as the store knows it now (a replaced provisional id becomes the server's).
+    func current(_ id: ModelValue, _ schema: ModelSchema) -> ModelValue {
+        translations.withLock { $0[ObjectIdentifier(schema)]?[id] } ?? id
+    }
+
+    /// `row` with its id and its parents' ids as the store knows them now.
+    private func current(_ row: [ModelValue], _ schema: ModelSchema, _ tracking: Tracking) -> [ModelValue] {
+        var row = row
+        row[0] = current(row[0], schema)
+        for parent in tracking.parents where !row[parent.column].isNull {
+            row[parent.column] = current(row[parent.column], parent.target)
+        }
+        return row
+    }
+
+    private func names(_ columns: [Int], _ schema: ModelSchema) -> [String] {
+        columns.filter { $0 > 0 && $0 < schema.columns.count }.map { schema.columns[$0].name }
+    }
+
     public func prepare(_ schema: ModelSchema) throws { try local.prepare(schema) }
 
     /// Closes the local adapter underneath (see ``PersistenceAdapter/close()``); the
@@ -47,54 +95,60 @@ public final class SyncedStore: PersistenceAdapter {
     public func close() throws { try local.close() }
 
     public func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue {
-        guard isSynced(schema) else { return try local.insert(row, into: schema) }
-        var row = row
-        if row.first?.isNull == true, schema.idGeneration == .autoIncrement { row[0] = try temporaryID(schema) }
+        guard let tracking = tracking(schema) else { return try local.insert(row, into: schema) }
+        var row = current(row, schema, tracking)
+        if row[0].isNull, schema.idGeneration == .autoIncrement { row[0] = try temporaryID(schema) }
         return try local.withTransaction {
             let id = try local.insert(row, into: schema)
-            try journal.record("insert", model: schema.modelName, id: id)
+            try journal.record(.insert, model: schema.modelName, id: id, provisional: tracking.provisional)
             return id
         }
     }
 
     public func update(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws {
-        guard isSynced(schema) else { return try local.update(row, changedColumns: changedColumns, in: schema) }
+        guard let tracking = tracking(schema) else { return try local.update(row, changedColumns: changedColumns, in: schema) }
+        let row = current(row, schema, tracking)
         try local.withTransaction {
             try local.update(row, changedColumns: changedColumns, in: schema)
-            try journal.record("update", model: schema.modelName, id: row[0])
+            try journal.record(.update, model: schema.modelName, id: row[0], columns: names(changedColumns, schema))
         }
     }
 
     public func delete(id: ModelValue, from schema: ModelSchema) throws -> Bool {
-        guard isSynced(schema) else { return try local.delete(id: id, from: schema) }
+        guard tracking(schema) != nil else { return try local.delete(id: id, from: schema) }
+        let id = current(id, schema)
         return try local.withTransaction {
             guard try local.delete(id: id, from: schema) else { return false }
-            try journal.record("delete", model: schema.modelName, id: id)
+            try journal.record(.delete, model: schema.modelName, id: id)
             return true
         }
     }
 
-    public func find(id: ModelValue, in schema: ModelSchema) throws -> [ModelValue]? { try local.find(id: id, in: schema) }
+    public func find(id: ModelValue, in schema: ModelSchema) throws -> [ModelValue]? {
+        try local.find(id: tracking(schema) == nil ? id : current(id, schema), in: schema)
+    }
+
     public func fetch(_ query: StoreQuery) throws -> [[ModelValue]] { try local.fetch(query) }
     public func count(_ query: StoreQuery) throws -> Int { try local.count(query) }
     public func aggregate(_ query: StoreQuery) throws -> [AggregateGroup] { try local.aggregate(query) }
 
     public func delete(_ query: StoreQuery) throws -> Int {
-        guard isSynced(query.schema) else { return try local.delete(query) }
+        guard tracking(query.schema) != nil else { return try local.delete(query) }
         return try local.withTransaction {
             let ids = try local.fetch(query).map { $0[0] }
             let count = try local.delete(query)
-            for id in ids { try journal.record("delete", model: query.schema.modelName, id: id) }
+            for id in ids { try journal.record(.delete, model: query.schema.modelName, id: id) }
             return count
         }
     }
 
     public func update(_ query: StoreQuery, set values: [Int: ModelValue]) throws -> Int {
-        guard isSynced(query.schema) else { return try local.update(query, set: values) }
+        guard tracking(query.schema) != nil else { return try local.update(query, set: values) }
+        let columns = names(values.keys.sorted(), query.schema)
         return try local.withTransaction {
             let ids = try local.fetch(query).map { $0[0] }
             let count = try local.update(query, set: values)
-            for id in ids { try journal.record("update", model: query.schema.modelName, id: id) }
+            for id in ids { try journal.record(.update, model: query.schema.modelName, id: id, columns: columns) }
             return count
         }
     }
