@@ -63,11 +63,16 @@ package enum ProvisionalIdentities {
         }
     }
 
-    /// The server gave the record `old` of `schema` in `store` the id `new`: every live
-    /// instance inserted with `old` now has `new`, and is forgotten.
-    package static func rekey(store: ObjectIdentifier, schema: ModelSchema, from old: ModelValue, to new: ModelValue) {
+    /// The record `old` of `schema` in `store` now has the id `new` (the server's, or
+    /// another provisional one when `stillProvisional`): every live instance inserted with
+    /// `old` takes `new`, and is forgotten unless the new id is provisional too.
+    package static func rekey(
+        store: ObjectIdentifier, schema: ModelSchema, from old: ModelValue, to new: ModelValue, stillProvisional: Bool = false
+    ) {
         let records = table.withLock { table in
-            table.records.removeValue(forKey: Key(store: store, schema: ObjectIdentifier(schema), id: old)) ?? []
+            let moved = table.records.removeValue(forKey: Key(store: store, schema: ObjectIdentifier(schema), id: old)) ?? []
+            if stillProvisional, !moved.isEmpty { table.records[Key(store: store, schema: ObjectIdentifier(schema), id: new)] = moved }
+            return moved
         }
         for weak in records {
             guard let record = weak.record, record.__values.first == old else { continue }

@@ -69,7 +69,9 @@ public struct RESTResource: Sendable {
     public var readOnlyColumns: Set<String> = []
     /// Statuses that mean "no such record" for a read, update or delete (404 by default;
     /// APIs also answer 204, 400 or 410): `find` returns nil, an update throws
-    /// ``StoreError`` `.notFound`, a delete returns false — as on every adapter.
+    /// ``StoreError`` `.notFound`, a delete returns false — as on every adapter. A 2xx
+    /// status here (204) counts for reads only, since it is also a successful update or
+    /// delete.
     public var notFoundStatuses: Set<Int> = [404]
     /// The parts of a list query the server honours; a query using another part is
     /// refused before anything is sent (``RESTError/Kind/unsupportedQuery``).

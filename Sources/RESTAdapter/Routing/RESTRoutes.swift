@@ -48,10 +48,12 @@ struct RESTRoutes: Sendable {
             return out
         }
 
+        /// A value as a path segment: text as it is, a UUID in lower case (as RFC 9562 asks
+        /// and servers that return UUID strings write them), anything else as JSON.
         static func text(_ value: ModelValue) -> String {
             switch value {
             case .string(let s): s
-            case .uuid(let u): u.uuidString
+            case .uuid(let u): u.uuidString.lowercased()
             default: ModelJSON.serialize(value)
             }
         }

@@ -141,7 +141,7 @@ public final class RESTSync: Sendable {
         guard let row = try store.local.find(id: entry.id, in: schema) else { return }
         let fresh = schema.idGeneration == .autoIncrement ? try store.temporaryID(schema) : .uuid(UUID())
         try rekey(schema, from: entry.id, to: fresh, row: row, provisional: true)
-        ProvisionalIdentities.rekey(store: ObjectIdentifier(store), schema: schema, from: entry.id, to: fresh)
+        ProvisionalIdentities.rekey(store: ObjectIdentifier(store), schema: schema, from: entry.id, to: fresh, stillProvisional: true)
     }
 
     private func decide(_ policy: MergePolicy, local: [ModelValue], remote: [ModelValue], pending: Bool, schema: ModelSchema)

@@ -36,6 +36,26 @@ public final class RESTTestServer: Sendable {
         /// Fields whose non-null values must differ between the objects of a collection, by
         /// collection name: a create or update that would repeat one gets a 409.
         public var uniqueFields: [String: Set<String>]
+        /// How the server assigns ids to objects created without one.
+        public var ids: IDStyle = .integer
+        /// Lists every object of a collection in creation order, whatever the query asks
+        /// (as APIs that take no query parameters do).
+        public var ignoresQuery = false
+        /// The status for a missing object (404 by default; 204, 400 and 410 are common).
+        public var missingStatus = 404
+        /// Sets `url` (the object's path) and `updated_at` (now) on every write, as APIs
+        /// with server-set fields do.
+        public var setsServerFields = false
+
+        /// How a server assigns ids.
+        public enum IDStyle: Sendable {
+            /// 1, 2, 3, …
+            case integer
+            /// A random UUID string: the client's id is ignored on create.
+            case uuid
+            /// `rec_1`, `rec_2`, …: the client's id is ignored on create.
+            case prefixedString
+        }
 
         /// Options; by default no envelope, no paging, no auth, no prefix, no unique fields.
         public init(
@@ -111,7 +131,7 @@ public final class RESTTestServer: Sendable {
     /// Stores objects in a collection, assigning ids to those without one.
     public func seed(_ collection: String, _ objects: [[String: ModelValue]]) {
         state.withLock { state in
-            for object in objects { _ = Self.store(object, in: collection, &state) }
+            for object in objects { _ = Self.store(object, in: collection, &state, state.options) }
         }
     }
 
@@ -187,7 +207,7 @@ public final class RESTTestServer: Sendable {
         let id = rest[rest.startIndex + 1]
         guard let index = find(id, in: collection, state),
             scope.map({ ResourceQuery.compare(state.collections[collection]?.objects[index][$0.key] ?? .null, $0.id) == 0 }) ?? true
-        else { return error(404, "no \(collection) with id \(id)") }
+        else { return error(options.missingStatus, "no \(collection) with id \(id)") }
         switch request.method {
         case "GET": return respond(200, state.collections[collection]?.objects[index] ?? [:], options)
         case "DELETE":
@@ -198,6 +218,7 @@ public final class RESTTestServer: Sendable {
             let current = state.collections[collection]?.objects[index] ?? [:]
             if request.method == "PATCH" { object = current.merging(object) { _, new in new } }
             object["id"] = current["id"]
+            if options.setsServerFields { stamp(&object, collection) }
             if let field = repeatedField(object, in: collection, except: index, options, state) {
                 return error(409, "another \(collection) object has this \(field)")
             }
@@ -219,10 +240,12 @@ public final class RESTTestServer: Sendable {
         var objects = (state.collections[collection]?.objects ?? []).filter { object in
             scope.map { ResourceQuery.compare(object[$0.key] ?? .null, $0.id) == 0 } ?? true
         }
-        objects = query.sorted(objects.filter(query.matches))
+        if !options.ignoresQuery { objects = query.sorted(objects.filter(query.matches)) }
         let total = objects.count
         var headers = [("X-Total-Count", String(total))]
-        if query.page != nil || (query.limit == nil && options.pageSize != nil) {
+        if options.ignoresQuery {
+            // Every object, as they are.
+        } else if query.page != nil || (query.limit == nil && options.pageSize != nil) {
             let page = query.page ?? 1
             let size = max(1, query.perPage ?? options.pageSize ?? 30)
             let start = min(total, (page - 1) * size)
@@ -246,13 +269,14 @@ public final class RESTTestServer: Sendable {
     ) -> HTTPResponse {
         guard var object = body(request, options) else { return error(400, "the body is not a JSON object") }
         if let scope, object[scope.key] == nil || object[scope.key] == .null { object[scope.key] = scope.id }
+        if options.ids != .integer { object["id"] = nil }
         if let id = object["id"], !id.isNull, find(idString(id), in: collection, state) != nil {
             return error(409, "\(collection) \(idString(id)) exists")
         }
         if let field = repeatedField(object, in: collection, except: nil, options, state) {
             return error(409, "another \(collection) object has this \(field)")
         }
-        let stored = store(object, in: collection, &state)
+        let stored = store(object, in: collection, &state, options)
         return respond(201, stored, options, headers: [("Location", "/\(collection)/\(idString(stored["id"]))")])
     }
 
@@ -271,16 +295,33 @@ public final class RESTTestServer: Sendable {
         return nil
     }
 
-    private static func store(_ object: [String: ModelValue], in collection: String, _ state: inout State) -> [String: ModelValue] {
+    private static func store(
+        _ object: [String: ModelValue], in collection: String, _ state: inout State, _ options: Options
+    ) -> [String: ModelValue] {
         var object = object
         var table = state.collections[collection] ?? Collection()
         if object["id"] == nil || object["id"] == .null {
-            object["id"] = .int(table.nextID)
+            switch options.ids {
+            case .integer: object["id"] = .int(table.nextID)
+            case .uuid: object["id"] = .string(UUID().uuidString.lowercased())
+            case .prefixedString:
+                object["id"] = .string("rec_\(table.nextID)")
+                table.nextID += 1
+            }
         }
+        if options.setsServerFields { stamp(&object, collection) }
         if case .int(let n) = object["id"], n >= table.nextID { table.nextID = n &+ 1 }
         table.objects.append(object)
         state.collections[collection] = table
         return object
+    }
+
+    /// Server-set fields: the object's path and the time of the write.
+    private static func stamp(_ object: inout [String: ModelValue], _ collection: String) {
+        object["url"] = .string("/\(collection)/\(idString(object["id"]))")
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        object["updated_at"] = .string(formatter.string(from: Date()))
     }
 
     private static func find(_ id: String, in collection: String, _ state: State) -> Int? {
@@ -318,7 +359,7 @@ public final class RESTTestServer: Sendable {
     }
 
     private static func error(_ status: Int, _ message: String) -> HTTPResponse {
-        .json(status, ModelJSON.serialize(.dictionary(["error": .string(message)])))
+        status == 204 ? HTTPResponse(status: 204) : .json(status, ModelJSON.serialize(.dictionary(["error": .string(message)])))
     }
 
     private static func hostPort(_ request: HTTPRequest) -> String {
