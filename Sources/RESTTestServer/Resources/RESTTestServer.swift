@@ -324,8 +324,14 @@ public final class RESTTestServer: Sendable {
         object["updated_at"] = .string(formatter.string(from: Date()))
     }
 
+    /// The index of the object with `id`; UUIDs compare without regard to case, as a
+    /// server with a UUID column type does.
     private static func find(_ id: String, in collection: String, _ state: State) -> Int? {
-        state.collections[collection]?.objects.firstIndex { idString($0["id"]) == id }
+        let uuid = UUID(uuidString: id)
+        return state.collections[collection]?.objects.firstIndex { object in
+            let stored = idString(object["id"])
+            return stored == id || (uuid != nil && UUID(uuidString: stored) == uuid)
+        }
     }
 
     private static func idString(_ value: ModelValue?) -> String {
@@ -371,30 +377,5 @@ public final class RESTTestServer: Sendable {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
-    }
-}
-
-/// Wakes delayed requests when the server stops, so stopping never waits out a delay.
-///
-/// `@unchecked Sendable`: `stopped` is only touched while holding `condition`.
-private final class StopSignal: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var stopped = false
-
-    func signal() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Waits `duration` or until the server stops; true when it stopped.
-    func wait(_ duration: Duration) -> Bool {
-        let (seconds, attoseconds) = duration.components
-        let deadline = Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18)
-        condition.lock()
-        defer { condition.unlock() }
-        while !stopped, condition.wait(until: deadline) {}
-        return stopped
     }
 }

@@ -41,7 +41,35 @@ final class RESTDoc_Note: Model {
     init() {}
 }
 
-// Docs/REST.md, snippet 3 (line 181)
+// Docs/REST.md, snippet 3 (line 202)
+final class RESTDoc_Todo: Model {
+    typealias IDValue = UUID
+    @Column var title: String = ""
+    @Column var completed: Bool = false
+    @Column var url: String?
+    @Column var updatedAt: Date?
+    init() {}
+}
+
+// Docs/REST.md, snippet 3 (line 202)
+func RESTDoc_todoAPI(token: String) -> RESTAdapter {
+    var configuration = RESTConfiguration()
+    configuration.tokenProvider = StaticToken(token)
+    configuration.updateMethod = .patch                  // only changed columns are sent
+    configuration.maxResponseBytes = 8 << 20             // refuse bodies over 8 MiB as they arrive
+    configuration.crossOrigin = .refuse                  // the default: credentials stay home
+    let api = RESTAdapter(baseURL: URL(string: "https://todo.example.com/api")!, configuration: configuration)
+    var todos = RESTResource(
+        idAssignment: .server,                           // the server makes the UUID; ours is local only
+        readOnlyColumns: ["url", "updated_at"],          // set by the server, never sent
+        notFoundStatuses: [404, 410],                    // "gone" is missing too
+        querySupport: [.filter])                         // it filters, but ignores sort and paging
+    todos.verifiesResults = true                         // the default: rows are checked against the query
+    api.register(RESTDoc_Todo.self, todos)
+    return api
+}
+
+// Docs/REST.md, snippet 4 (line 271)
 func RESTDoc_flakyServer() throws -> RESTTestServer {
     let server = try RESTTestServer(options: .init(pageSize: 50))
     server.inject(.status(503, retryAfter: "1"))        // the next request
@@ -79,15 +107,22 @@ extension RESTDoc {
 
         let sync = RESTSync(remote: RESTAdapter(baseURL: server.baseURL), local: try SQLiteAdapter())
         try show(sync.track(RESTDoc_Note.self))
-        let pulled = try sync.pull(RESTDoc_Note.self, policy: .newestWins)    // inserted 1
+        let pulled = try sync.pull(RESTDoc_Note.self)                         // inserted 1
         let draft = try RESTDoc_Note.create(["title": "written offline"], in: sync.store)  // journaled
         try show(sync.pendingChanges())                                     // 1
         let pushed = try sync.push()                                  // POST /notes; draft takes the server's id
         show(server, sync, pulled, draft, pushed)
     }
 
-    /// Docs/REST.md, snippet 3 (line 181).
+    /// Docs/REST.md, snippet 3 (line 202).
     static func snippet3(_ context: Context) throws {
+        _ = context
+
+
+    }
+
+    /// Docs/REST.md, snippet 4 (line 271).
+    static func snippet4(_ context: Context) throws {
         _ = context
 
     }
@@ -97,4 +132,5 @@ extension RESTDoc {
     @Test func snippet1() throws { try privately { try RESTDoc.withContext { try RESTDoc.snippet1($0) } } }
     @Test func snippet2() throws { try privately { try RESTDoc.withContext { try RESTDoc.snippet2($0) } } }
     @Test func snippet3() throws { try privately { try RESTDoc.withContext { try RESTDoc.snippet3($0) } } }
+    @Test func snippet4() throws { try privately { try RESTDoc.withContext { try RESTDoc.snippet4($0) } } }
 }

@@ -55,9 +55,9 @@ extension SourceRESTAdapterDoc {
         let sync = RESTSync(remote: api, local: try SQLiteAdapter(path: "cache.sqlite"))
         try show(sync.track(SourceDoc_Todo.self))
         show(ModelStore.setDefault(sync.store))
-        let report = try sync.pull(SourceDoc_Todo.self, policy: .newestWins)   // inserted 12, updated 3, …
-        try show(SourceDoc_Todo.create(["name": "offline edit"]))                     // journaled
-        try show(sync.push())                                               // POST /todos
+        let report = try sync.pull(SourceDoc_Todo.self)               // inserted 12, updated 3, …
+        try show(SourceDoc_Todo.create(["name": "offline edit"]))           // journaled
+        try show(sync.push())                                     // POST /todos
         show(sync, report)
     }
 }
