@@ -86,19 +86,16 @@ struct SyncJournal: Sendable {
         try store.find(id: Self.key(model: model, id: id), in: schema).map(entry)
     }
 
+    /// The next entry's place: after every stored entry (read once) and every one handed out.
     private func nextSequence() throws -> Int64 {
-        if let last = lastSequence.withLock({ $0 }) {
-            return lastSequence.withLock { value in
-                let next = (value ?? last) + 1
-                value = next
-                return next
-            }
+        if lastSequence.withLock({ $0 }) == nil {
+            let column = slot("sequence")
+            let newest = try store.fetch(StoreQuery(schema: schema, sort: [SortKey(column: column, ascending: false)], limit: 1))
+            let stored: Int64 = if case .int(let n) = newest.first?[column] { n } else { 0 }
+            lastSequence.withLock { if $0 == nil { $0 = stored } }
         }
-        let sequenceSlot = slot("sequence")
-        let newest = try store.fetch(StoreQuery(schema: schema, sort: [SortKey(column: sequenceSlot, ascending: false)], limit: 1))
-        let floor: Int64 = if case .int(let n) = newest.first?[sequenceSlot] { n } else { 0 }
         return lastSequence.withLock { value in
-            let next = max(value ?? floor, floor) + 1
+            let next = (value ?? 0) + 1
             value = next
             return next
         }
