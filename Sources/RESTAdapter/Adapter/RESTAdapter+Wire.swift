@@ -41,13 +41,9 @@ extension RESTAdapter {
     ) throws -> RESTResponse {
         var request = URLRequest(url: url)
         request.httpMethod = method
-        if transport.origin.contains(url) {
-            for (name, value) in resource.headers { request.setValue(value, forHTTPHeaderField: name) }
-            for (name, value) in Self.currentHeaders ?? [:] { request.setValue(value, forHTTPHeaderField: name) }
-        } else {
-            // Another origin (a next-page link allowed by RESTConfiguration.crossOrigin): no credentials.
-            request.setValue(resource.headers["Accept"] ?? "application/json", forHTTPHeaderField: "Accept")
-        }
+        // The transport strips all but Accept and Content-Type from a request for another origin.
+        for (name, value) in resource.headers { request.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in Self.currentHeaders ?? [:] { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
             let wrapped: ModelValue = resource.envelope.map { .dictionary([$0: .dictionary(body)]) } ?? .dictionary(body)
             request.httpBody = Data(ModelJSON.serializedBytes(wrapped))

@@ -33,6 +33,19 @@ struct RESTOrigin: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension HTTPTransport {
+    /// `request` with only what describes its body (`Accept`, `Content-Type`, the body):
+    /// no `Authorization`, no configured or per-call headers. The one form in which a
+    /// request leaves the base URL's origin.
+    static func withoutCredentials(_ request: URLRequest) -> URLRequest {
+        var bare = URLRequest(url: request.url ?? URL(fileURLWithPath: "/"))
+        bare.httpMethod = request.httpMethod
+        for name in ["Accept", "Content-Type"] {
+            if let value = request.value(forHTTPHeaderField: name) { bare.setValue(value, forHTTPHeaderField: name) }
+        }
+        bare.httpBody = request.httpBody
+        return bare
+    }
+
     /// The request to send next when `response` is a redirect, or nil when it is not one.
     ///
     /// 301, 302 and 303 turn a request other than `GET`/`HEAD` into a `GET` without a body
@@ -63,19 +76,8 @@ extension HTTPTransport {
                 message: "redirected to \(RESTOrigin(target)), outside \(origin); not followed, so no credentials left it "
                     + "(RESTConfiguration.crossOrigin)")
         }
-        var next: URLRequest
-        if crossing {
-            // Only what describes the body goes along: no Authorization, no configured headers.
-            next = URLRequest(url: target)
-            next.httpMethod = method
-            for name in ["Accept", "Content-Type"] {
-                if let value = request.value(forHTTPHeaderField: name) { next.setValue(value, forHTTPHeaderField: name) }
-            }
-            next.httpBody = request.httpBody
-        } else {
-            next = request
-            next.url = target
-        }
+        var next = crossing ? Self.withoutCredentials(request) : request
+        next.url = target
         if response.status != 307, response.status != 308, method != "GET", method != "HEAD" {
             next.httpMethod = "GET"
             next.httpBody = nil

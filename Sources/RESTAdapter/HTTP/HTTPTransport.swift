@@ -69,8 +69,9 @@ final class HTTPTransport: Sendable {
         defer { gate.leave() }
         let policy = configuration.retry
         let deadline = deadline ?? ContinuousClock.now + configuration.deadline
-        var current = original
         var credentialed = origin.contains(original.url)
+        // A request for another origin (a next-page link RESTConfiguration.crossOrigin allows) goes bare.
+        var current = credentialed ? original : Self.withoutCredentials(original)
         var redirects = 0
         var attempt = 0
         var refreshed = false

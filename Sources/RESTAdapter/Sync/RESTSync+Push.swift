@@ -137,12 +137,8 @@ extension RESTSync {
         } else {
             _ = try local.insert(moved, into: schema)
         }
-        for child in schemas.withLock({ Array($0.values) }) {
-            for relation in try child.relations() where relation.kind == .belongsTo && relation.target === schema {
-                _ = try local.update(
-                    StoreQuery(schema: child, predicate: .compare(column: relation.foreignKey, .equal, old)),
-                    set: [relation.foreignKey: new])
-            }
+        for (child, column) in store.children(of: schema) {
+            _ = try local.update(StoreQuery(schema: child, predicate: .compare(column: column, .equal, old)), set: [column: new])
         }
         // Last, so a store with foreign key actions does not nullify the children first.
         _ = try local.delete(id: old, from: schema)

@@ -18,6 +18,8 @@ import Foundation
 public final class SyncedStore: PersistenceAdapter {
     /// How one synced model is journaled.
     struct Tracking: Sendable {
+        /// The synced model.
+        let schema: ModelSchema
         /// Whether new records' ids are provisional (the server assigns the real one).
         let provisional: Bool
         /// `belongsTo` foreign key columns and the schemas they point to.
@@ -41,11 +43,20 @@ public final class SyncedStore: PersistenceAdapter {
 
     func track(_ schema: ModelSchema, provisional: Bool) throws {
         let parents = try schema.relations().filter { $0.kind == .belongsTo }.map { ($0.foreignKey, $0.target) }
-        tracked.withLock { $0[ObjectIdentifier(schema)] = Tracking(provisional: provisional, parents: parents) }
+        tracked.withLock { $0[ObjectIdentifier(schema)] = Tracking(schema: schema, provisional: provisional, parents: parents) }
         if provisional { ProvisionalIdentities.adopt(self, schema: schema) }
     }
 
     func tracking(_ schema: ModelSchema) -> Tracking? { tracked.withLock { $0[ObjectIdentifier(schema)] } }
+
+    /// The tracked schemas whose `belongsTo` foreign keys point at `schema`, with those columns.
+    func children(of schema: ModelSchema) -> [(schema: ModelSchema, column: Int)] {
+        tracked.withLock { tracked in
+            tracked.values.flatMap { tracking in
+                tracking.parents.filter { $0.target === schema }.map { (tracking.schema, $0.column) }
+            }
+        }
+    }
 
     /// The next temporary id of `schema`: below every id stored and handed out.
     func temporaryID(_ schema: ModelSchema) throws -> ModelValue {
