@@ -1,7 +1,8 @@
 /// The async forms of the class-level finders. Each resolves its store in the caller's
-/// context (so `ModelStore.using` scopes apply), runs the blocking adapter work on
-/// ``BlockingPool`` threads, and returns records that belong to the caller: they are
-/// created for the call and handed over, never shared. Same results and errors as the
+/// context (so `ModelStore.using` scopes apply), awaits an ``AsyncPersistenceAdapter``'s
+/// own operations or runs the blocking adapter work on ``BlockingPool`` threads (see
+/// ``AsyncStoreRoute``), and returns records that belong to the caller: they are created
+/// for the call and handed over, never shared. Same results and errors as the
 /// synchronous forms; a task cancelled before the work starts throws `CancellationError`.
 ///
 /// ```swift
@@ -19,26 +20,46 @@ extension ModelProtocol {
     nonisolated(nonsending) public static func find(
         _ id: IDValue, in adapter: (any PersistenceAdapter)? = nil
     ) async throws -> Self? {
-        let (_, store) = try context(adapter)
+        let (schema, store) = try context(adapter)
         let key = id.modelValue
-        return try await BlockingPool.shared.run(on: store) { try findRow(key, store: store) }
+        guard let native = AsyncStoreRoute.native(store) else {
+            return try await BlockingPool.shared.run(on: store) { try findRow(key, store: store) }
+        }
+        if schema.joinsContexts, let registry = RegistryScope.current {
+            switch registry.lookup(id: key, schema: schema, store: store, as: Self.self) {
+            case .hit(let record): if let record = record as? Self { return record }
+            case .deleted: return nil
+            case .miss: break
+            }
+        }
+        guard let row = try await native.find(id: key, in: schema) else { return nil }
+        return try materialize(row, schema: schema, store: store)
     }
 
     /// Every stored record, in insertion order (async; see ``all(in:)``).
     nonisolated(nonsending) public static func all(in adapter: (any PersistenceAdapter)? = nil) async throws -> [Self] {
-        try await onPool(adapter) { store in try all(in: store) }
+        let (schema, store) = try context(adapter)
+        guard let native = AsyncStoreRoute.native(store) else { return try await onPool(store) { store in try all(in: store) } }
+        return try records(from: await native.fetch(StoreQuery(schema: schema)), schema: schema, store: store)
     }
 
     /// How many records are stored (async; see ``count(in:)``).
     nonisolated(nonsending) public static func count(in adapter: (any PersistenceAdapter)? = nil) async throws -> Int {
-        try await onPool(adapter) { store in try count(in: store) }
+        let (schema, store) = try context(adapter)
+        guard let native = AsyncStoreRoute.native(store) else { return try await onPool(store) { store in try count(in: store) } }
+        return try await native.count(StoreQuery(schema: schema))
     }
 
     /// Replaces the values with the stored row (async; see ``reload()``).
     nonisolated(nonsending) public func reload() async throws {
         let (schema, store) = try reloadSource()
         let id = __baseline[0]
-        let row = try await BlockingPool.shared.run(on: store) { try store.find(id: id, in: schema) }
+        let row: [ModelValue]?
+        if let native = AsyncStoreRoute.native(store) {
+            row = try await native.find(id: id, in: schema)
+        } else {
+            row = try await BlockingPool.shared.run(on: store) { try store.find(id: id, in: schema) }
+        }
         try applyReloaded(row, schema: schema)
     }
 

@@ -21,9 +21,7 @@ extension ModelProtocol {
         let (schema, store) = try context(adapter)
         let key = id.modelValue
         guard try store.delete(id: key, from: schema) else { return false }
-        TransactionContext.record(
-            ModelChange(action: .delete, schema: schema, modelType: ObjectIdentifier(Self.self), id: key, values: []),
-            schema: schema, instance: nil, adapter: store, undo: nil)
+        announceByID(.delete, key, schema: schema, store: store)
         return true
     }
 
@@ -40,25 +38,25 @@ extension ModelProtocol {
         throws -> Bool
     {
         let (schema, store) = try context(adapter)
-        var assignments: [Int: ModelValue] = [:]
-        for (name, value) in values {
-            guard let slot = schema.index(ofColumn: name), slot > 0 else {
-                throw ModelError(
-                    .unknownColumn, model: schema.modelName,
-                    message: name == schema.columns[0].name ? "update(id:set:) cannot change the id" : "no column named \"\(name)\"")
-            }
-            assignments[slot] = try schema.castForAssignment(value.modelValue, at: slot)
-        }
+        let assignments = try schema.assignments(values, model: schema.modelName)
         let key = id.modelValue
         let query = StoreQuery(schema: schema, predicate: .compare(column: 0, .equal, key))
         guard !assignments.isEmpty else { return try store.count(query) > 0 }
         guard try store.update(query, set: assignments) > 0 || store.count(query) > 0 else { return false }
-        TransactionContext.record(
-            ModelChange(
-                action: .update, schema: schema, modelType: ObjectIdentifier(Self.self), id: key, values: [],
-                changedSlots: assignments.keys.sorted()),
-            schema: schema, instance: nil, adapter: store, undo: nil)
+        announceByID(.update, key, schema: schema, store: store, slots: assignments.keys.sorted())
         return true
+    }
+
+    /// Announces a write by id (its `values` are empty; `slots`: the columns set).
+    package static func announceByID(
+        _ action: ModelChange.Action, _ key: ModelValue, schema: ModelSchema, store: any PersistenceAdapter, slots: [Int]? = nil
+    ) {
+        let change =
+            slots.map {
+                ModelChange(
+                    action: action, schema: schema, modelType: ObjectIdentifier(Self.self), id: key, values: [], changedSlots: $0)
+            } ?? ModelChange(action: action, schema: schema, modelType: ObjectIdentifier(Self.self), id: key, values: [])
+        TransactionContext.record(change, schema: schema, instance: nil, adapter: store, undo: nil)
     }
 
     /// Loads the record with this id, lets `change` modify it, and saves it: validations,
@@ -79,6 +77,21 @@ extension ModelProtocol {
 }
 
 extension ModelSchema {
+    /// `values` by column name as slot assignments for ``ModelProtocol/update(id:set:in:)``:
+    /// cast, never the id.
+    package func assignments(_ values: [String: any ModelValueConvertible], model: String) throws -> [Int: ModelValue] {
+        var assignments: [Int: ModelValue] = [:]
+        for (name, value) in values {
+            guard let slot = index(ofColumn: name), slot > 0 else {
+                throw ModelError(
+                    .unknownColumn, model: modelName,
+                    message: name == columns[0].name ? "update(id:set:) cannot change the id" : "no column named \"\(name)\"")
+            }
+            assignments[slot] = try castForAssignment(value.modelValue, at: slot)
+        }
+        return assignments
+    }
+
     /// `value` cast for the column at `slot` as assigning it casts it (a nil for a
     /// non-optional column with a declared default becomes that default).
     package func castForAssignment(_ value: ModelValue, at slot: Int) throws(CastError) -> ModelValue {

@@ -60,8 +60,14 @@ extension ModelProtocol {
 
     /// Records for the rows a query matches.
     package static func fetch(_ query: StoreQuery, store: any PersistenceAdapter) throws -> [Self] {
-        let rows = try store.fetch(query)
-        let schema = query.schema
+        try records(from: store.fetch(query), schema: query.schema, store: store)
+    }
+
+    /// Records for rows `store` returned for `schema` (a context's instances inside a
+    /// ``ModelContext`` scope).
+    package static func records(from rows: [[ModelValue]], schema: ModelSchema, store: any PersistenceAdapter) throws
+        -> [Self]
+    {
         var records: [Self] = []
         records.reserveCapacity(rows.count)
         // `materialize` per row, with the context looked up once per query.
@@ -103,10 +109,7 @@ extension ModelProtocol {
     /// Bulk-deletes the rows a query matches and announces one change.
     package static func deleteRows(_ query: StoreQuery, schema: ModelSchema, store: any PersistenceAdapter) throws -> Int {
         let count = try store.delete(query)
-        let change = ModelChange(
-            action: .deleteAll, schema: schema, modelType: ObjectIdentifier(Self.self), id: .null, values: [],
-            count: count)
-        TransactionContext.record(change, schema: schema, instance: nil, adapter: store, undo: nil)
+        announceBulk(.deleteAll, schema: schema, store: store, count: count)
         return count
     }
 
@@ -116,11 +119,18 @@ extension ModelProtocol {
         _ query: StoreQuery, set values: [Int: ModelValue], schema: ModelSchema, store: any PersistenceAdapter
     ) throws -> Int {
         let count = try store.update(query, set: values)
-        let change = ModelChange(
-            action: .updateAll, schema: schema, modelType: ObjectIdentifier(Self.self), id: .null, values: [],
-            changedSlots: values.keys.sorted(), count: count)
-        TransactionContext.record(change, schema: schema, instance: nil, adapter: store, undo: nil)
+        announceBulk(.updateAll, schema: schema, store: store, count: count, slots: values.keys.sorted())
         return count
+    }
+
+    /// Announces a bulk delete or update of `count` rows (`slots`: the columns set).
+    package static func announceBulk(
+        _ action: ModelChange.Action, schema: ModelSchema, store: any PersistenceAdapter, count: Int, slots: [Int] = []
+    ) {
+        let change = ModelChange(
+            action: action, schema: schema, modelType: ObjectIdentifier(Self.self), id: .null, values: [],
+            changedSlots: slots, count: count)
+        TransactionContext.record(change, schema: schema, instance: nil, adapter: store, undo: nil)
     }
 
     /// A record holding a stored row, which must fit the schema (inside a ``ModelContext``

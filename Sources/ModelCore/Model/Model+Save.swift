@@ -171,22 +171,32 @@ extension ModelProtocol {
         isNew: Bool, store: any PersistenceAdapter, schema: ModelSchema, stamps: Bool, undoing before: RecordState
     ) throws {
         guard let changed = try stageWrite(isNew: isNew, schema: schema, stamps: stamps) else { return }
+        let written: StoreWrite
         if isNew {
             let (id, stored) = try store.insertReturningStored(__values, into: schema)
-            _assign(id, at: 0)
-            if let stored { adoptStored(stored) }
-            if ProvisionalIdentities.isActive { ProvisionalIdentities.noteInsert(self, id: id, schema: schema, store: store) }
-        } else if let stored = try store.updateReturningStored(__values, changedColumns: changed, in: schema) {
-            adoptStored(stored)
+            written = StoreWrite(id: id, stored: stored)
+        } else {
+            written = StoreWrite(id: nil, stored: try store.updateReturningStored(__values, changedColumns: changed, in: schema))
         }
-        didWrite(__values, isNew: isNew, changed: changed, store: store, schema: schema, undoing: before)
+        completeWrite(written, isNew: isNew, changed: changed, store: store, schema: schema, undoing: before)
     }
 
-    /// Takes the values a store set on write (a server's `url`, `updated_at`, a normalised
-    /// field), so the record matches what is stored without another read.
-    private func adoptStored(_ stored: [ModelValue]) {
-        guard stored.count == __values.count else { return }
-        for k in stored.indices where stored[k] != __values[k] { _assign(stored[k], at: k) }
+    /// After the store wrote the row (sync or async): the record takes the id the store
+    /// assigned and the values it stored, and the change is recorded.
+    package func completeWrite(
+        _ written: StoreWrite, isNew: Bool, changed: [Int], store: any PersistenceAdapter, schema: ModelSchema,
+        undoing before: RecordState
+    ) {
+        if isNew, let id = written.id { _assign(id, at: 0) }
+        // The values a store set on write (a server's `url`, `updated_at`, a normalised
+        // field): the record matches what is stored without another read.
+        if let stored = written.stored, stored.count == __values.count {
+            for k in stored.indices where stored[k] != __values[k] { _assign(stored[k], at: k) }
+        }
+        if isNew, ProvisionalIdentities.isActive {
+            ProvisionalIdentities.noteInsert(self, id: __values[0], schema: schema, store: store)
+        }
+        didWrite(__values, isNew: isNew, changed: changed, store: store, schema: schema, undoing: before)
     }
 
     /// Stamps timestamps, gives a new record its generated id and checks a stored one's:
@@ -273,4 +283,16 @@ package struct RecordState {
     let baseline: [ModelValue]
     let isPersisted: Bool
     let home: (any PersistenceAdapter)?
+}
+
+/// What a store answered to a write: the id it assigned (inserts) and the row as stored,
+/// when it tells.
+package struct StoreWrite: Sendable {
+    package var id: ModelValue?
+    package var stored: [ModelValue]?
+
+    package init(id: ModelValue?, stored: [ModelValue]?) {
+        self.id = id
+        self.stored = stored
+    }
 }

@@ -26,6 +26,14 @@ extension Query {
     /// - Returns: how many records changed.
     @discardableResult
     public func updateAll(_ values: [String: ModelValue]) throws -> Int {
+        let assignments = try bulkAssignments(values)
+        guard !assignments.isEmpty else { return 0 }
+        let (query, store) = try resolvedByID()
+        return try M.updateRows(query, set: assignments, schema: query.schema, store: store)
+    }
+
+    /// `values` by column name as checked, cast slot assignments for ``updateAll(_:)-ModelValue``.
+    func bulkAssignments(_ values: [String: ModelValue]) throws -> [Int: ModelValue] {
         let resolver = ColumnResolver<M>()
         var assignments: [Int: ModelValue] = [:]
         for (name, value) in values {
@@ -39,8 +47,6 @@ extension Query {
             }
             assignments[slot] = try M.schema.castForAssignment(value, at: slot)
         }
-        guard !assignments.isEmpty else { return 0 }
-        let (query, store) = try resolvedByID()
-        return try M.updateRows(query, set: assignments, schema: query.schema, store: store)
+        return assignments
     }
 }

@@ -10,12 +10,24 @@ extension Query {
 
     /// Records the whole query selects, applying Swift filters, comparator and window.
     func records() throws -> [M] {
-        var (query, store) = try prepared()
+        let (query, store) = try prepared()
         guard runsInSwift else { return try loaded(M.fetch(query, store: store), store) }
+        return try loaded(swiftSide(M.fetch(storeSide(query), store: store)), store)
+    }
+
+    /// For a query that runs partly in Swift, what the store selects: the conditions,
+    /// without the window, unsorted when a comparator orders.
+    func storeSide(_ query: StoreQuery) -> StoreQuery {
+        var query = query
         query.limit = nil
         query.offset = 0
         if comparator != nil { query.sort = [] }
-        var records = try M.fetch(query, store: store)
+        return query
+    }
+
+    /// The Swift filters, comparator and window applied to the records of ``storeSide(_:)``.
+    func swiftSide(_ fetched: [M]) -> [M] {
+        var records = fetched
         if !filters.isEmpty { records = records.filter { record in filters.allSatisfy { $0(record) } } }
         if let comparator {
             // Stable: ties keep the store order.
@@ -25,12 +37,12 @@ extension Query {
                 return a.offset < b.offset
             }.map(\.element)
         }
-        return try loaded(QueryEngine.window(records, offset: offsetCount, limit: limitCount), store)
+        return QueryEngine.window(records, offset: offsetCount, limit: limitCount)
     }
 
     /// Runs the eager loads on fetched records.
     func loaded(_ records: [M], _ store: any PersistenceAdapter) throws -> [M] {
-        for include in includes { try include(records, store) }
+        for include in includes { try include.load(records, store) }
         return records
     }
 
@@ -101,25 +113,31 @@ extension Query {
 /// page.hasNext
     /// ```
     public func page(_ number: Int, per size: Int) throws -> Page<M> {
-        guard number >= 1 else { throw argument("page numbers start at 1 (got \(number))") }
-        guard size >= 1 else { throw argument("a page holds at least 1 record (got \(size))") }
-        let skip = (number - 1).multipliedReportingOverflow(by: size)
-        guard !skip.overflow else { throw argument("page \(number) of \(size) is out of range") }
+        let skip = try pageSkip(number, per: size)
         if runsInSwift {
             let all = try records()
-            return Page(items: Array(all.dropFirst(skip.partialValue).prefix(size)), number: number, size: size, total: all.count)
+            return Page(items: Array(all.dropFirst(skip).prefix(size)), number: number, size: size, total: all.count)
         }
         var (query, store) = try prepared()
         let total = try store.count(query)
         let items: [M]
-        if skip.partialValue >= total {
+        if skip >= total {
             items = []
         } else {
-            query.offset += skip.partialValue
-            query.limit = Swift.min(size, total - skip.partialValue)
+            query.offset += skip
+            query.limit = Swift.min(size, total - skip)
             items = try loaded(M.fetch(query, store: store), store)
         }
         return Page(items: items, number: number, size: size, total: total)
+    }
+
+    /// How many records come before page `number` of `size`, checked.
+    func pageSkip(_ number: Int, per size: Int) throws -> Int {
+        guard number >= 1 else { throw argument("page numbers start at 1 (got \(number))") }
+        guard size >= 1 else { throw argument("a page holds at least 1 record (got \(size))") }
+        let skip = (number - 1).multipliedReportingOverflow(by: size)
+        guard !skip.overflow else { throw argument("page \(number) of \(size) is out of range") }
+        return skip.partialValue
     }
 
     /// The stored values of one column for the selected records, in query order, without

@@ -29,7 +29,7 @@ public struct Query<M: ModelProtocol>: Sendable {
     var adapter: (any PersistenceAdapter)?
     var filters: [@Sendable (M) -> Bool] = []
     var comparator: (@Sendable (M, M) -> Bool)?
-    var includes: [@Sendable ([M], any PersistenceAdapter) throws -> Void] = []
+    var includes: [EagerInclude<M>] = []
     /// Tables the eager loads read besides the model's own (what an observation watches).
     var includedTables: [String] = []
 

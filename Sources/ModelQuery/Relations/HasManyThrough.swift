@@ -148,17 +148,34 @@ public struct Through<Target: ModelProtocol> {
         path resolved: Result<ThroughPath, SchemaError>, ownerID: ModelValue?, home: (any PersistenceAdapter)?,
         shape: [@Sendable (Query<Target>) -> Query<Target>]
     ) throws -> Query<Target> {
-        let path: ThroughPath
+        let path = try resolvedPath(resolved)
+        guard let ownerID else { return query(path: path, middleRows: nil, home: home, shape: shape) }
+        let (_, store) = try Target.context(home)
+        let middleRows = try store.fetch(middleQuery(path, ownerID: ownerID))
+        return query(path: path, middleRows: middleRows, home: home, shape: shape)
+    }
+
+    /// The path, or its error as a query error.
+    static func resolvedPath(_ resolved: Result<ThroughPath, SchemaError>) throws -> ThroughPath {
         switch resolved {
-        case .success(let found): path = found
+        case .success(let found): return found
         case .failure(let error): throw QueryError(relation: error)
         }
+    }
+
+    /// The intermediate rows' query: those belonging to the owner.
+    static func middleQuery(_ path: ThroughPath, ownerID: ModelValue) -> StoreQuery {
+        StoreQuery(schema: path.middle, predicate: .compare(column: path.ownerForeignKey, .equal, ownerID))
+    }
+
+    /// The targets' query for the intermediate rows read (nil: an unsaved owner, none).
+    static func query(
+        path: ThroughPath, middleRows: [[ModelValue]]?, home: (any PersistenceAdapter)?,
+        shape: [@Sendable (Query<Target>) -> Query<Target>]
+    ) -> Query<Target> {
         var query = Query<Target>()
         if let home { query.adapter = home }
-        if let ownerID {
-            let (_, store) = try Target.context(home)
-            let middleRows = try store.fetch(
-                StoreQuery(schema: path.middle, predicate: .compare(column: path.ownerForeignKey, .equal, ownerID)))
+        if let middleRows {
             switch path.hop {
             case .children(let foreignKey):
                 query.predicate = .isIn(column: foreignKey, middleRows.map { $0[0] })

@@ -1,6 +1,7 @@
 /// The async forms of relation reads: `load(_:)` and the reading methods of `Children`
-/// and `Through`. The store work runs on ``BlockingPool`` threads; the records come back
-/// to the caller and are linked there (the owner never leaves the caller's isolation).
+/// and `Through`. The store work runs on ``BlockingPool`` threads, or is awaited on an
+/// ``AsyncPersistenceAdapter`` (see ``AsyncStoreRoute``); the records come back to the
+/// caller and are linked there (the owner never leaves the caller's isolation).
 extension ModelProtocol {
     /// Reads the parent of a `@BelongsTo` or the child of a `@HasOne` (async; see
     /// ``load(_:)-(KeyPath<Self,Related?>)``).
@@ -11,7 +12,12 @@ extension ModelProtocol {
             let key = __values[slot]
             if key.isNull { return loadedParent(slot: slot, key: key, as: Related.self) ?? nil }
             let (query, store) = try Related.parentQuery(key, from: __home)
-            let parent = try await BlockingPool.shared.run(on: store) { try Related.fetch(query, store: store).first }
+            let parent: Related?
+            if let native = AsyncStoreRoute.native(store) {
+                parent = try Related.records(from: await native.fetch(query), schema: query.schema, store: store).first
+            } else {
+                parent = try await BlockingPool.shared.run(on: store) { try Related.fetch(query, store: store).first }
+            }
             return rememberParent(parent, key: key, slot: slot)
         case .hasOne(let relation):
             return try await loadChildren(relation, as: Related.self).first
@@ -73,11 +79,17 @@ extension Children {
 }
 
 extension Through {
-    /// The targets' query, built on a pool thread (reading the intermediate keys there).
+    /// The targets' query, built on a pool thread (reading the intermediate keys there) or
+    /// awaiting an ``AsyncPersistenceAdapter``.
     nonisolated(nonsending) private func asyncQuery() async throws -> Query<Target> {
         let (path, shape) = (self.path, self.shape)
         let ownerID: ModelValue? = owner.__isPersisted ? .some(owner.__baseline[0]) : .none
         let (_, store) = try Target.context(owner.__home)
+        if let native = AsyncStoreRoute.native(store), let ownerID {
+            let resolved = try Self.resolvedPath(path)
+            let middleRows = try await native.fetch(Self.middleQuery(resolved, ownerID: ownerID))
+            return Self.query(path: resolved, middleRows: middleRows, home: store, shape: shape)
+        }
         return try await BlockingPool.shared.run(on: store) { try Self.query(path: path, ownerID: ownerID, home: store, shape: shape) }
     }
 

@@ -3,7 +3,8 @@ import ModelCore
 extension Validatable {
     /// The validation of an async `save()`: `beforeValidation`, the rules and
     /// `afterValidation` run here, in the caller's isolation; the store reads of
-    /// uniqueness rules run on the blocking pool, never on the caller's thread.
+    /// uniqueness rules run on the blocking pool, never on the caller's thread (or are
+    /// awaited on an ``AsyncPersistenceAdapter``).
     ///
     /// The rules run twice when the model has uniqueness rules: once to learn which
     /// queries they ask for the record's values (answered "not taken", results dropped),
@@ -22,7 +23,12 @@ extension Validatable {
             }
         }
         let queries = asked
-        let answers = queries.isEmpty ? [] : try await BlockingPool.shared.run(on: store) { try queries.map { try store.count($0) } }
+        var answers: [Int] = []
+        if let native = AsyncStoreRoute.native(store) {
+            for query in queries { answers.append(try await native.count(query)) }
+        } else if !queries.isEmpty {
+            answers = try await BlockingPool.shared.run(on: store) { try queries.map { try store.count($0) } }
+        }
         var next = 0
         let errors = try runValidations(in: context) { query in
             defer { next += 1 }

@@ -1,15 +1,34 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// List requests: the route for a query, its parameters, and following pages.
 extension RESTAdapter {
     /// The rows of `query`: one `GET` of the collection (the owner's, when the condition
     /// fixes the owner), then the next pages while the server links them.
     func list(_ query: StoreQuery, _ resource: ResolvedResource) throws -> [[ModelValue]] {
+        var walk = try ListWalk(query, resource, self)
+        while let request = walk.next { try walk.take(send(request, resource, deadline: walk.deadline)) }
+        return try walk.rows()
+    }
+
+    /// ``list(_:_:)``, suspending instead of blocking.
+    func list(_ query: StoreQuery, _ resource: ResolvedResource) async throws -> [[ModelValue]] {
+        var walk = try ListWalk(query, resource, self)
+        while let request = walk.next { try walk.take(await send(request, resource, deadline: walk.deadline)) }
+        return try walk.rows()
+    }
+
+    /// The route, parameters and encoded query of a list; nil when the query selects
+    /// nothing without asking (a contradiction, a limit of 0).
+    func listStart(_ query: StoreQuery, _ resource: ResolvedResource) throws -> (URL, QueryPredicate?, StoreQuery)? {
         let model = resource.schema.modelName
         var query = query
         if let predicate = query.predicate {
             switch PredicateRewriter.rewrite(predicate) {
-            case .never: return []
+            case .never: return nil
             case .always: query.predicate = nil
             case .condition(let rewritten): query.predicate = rewritten
             }
@@ -23,39 +42,8 @@ extension RESTAdapter {
         } catch {
             throw RESTError(.unsupportedQuery, model: model, message: error.description)
         }
-        if query.limit == 0 { return [] }
-        var next: URL? = try url(path, items, model: model)
-        var rows: [[ModelValue]] = []
-        var ids = Set<ModelValue>()
-        var pages = 0
-        // One deadline for the whole list, every page included.
-        let deadline = ContinuousClock.now + configuration.deadline
-        while let url = next {
-            pages += 1
-            if pages > configuration.pagination.maxPages {
-                throw RESTError(
-                    .tooManyPages, method: "GET", url: url, model: model,
-                    message: "the list has more than \(configuration.pagination.maxPages) pages (RESTPagination.maxPages)")
-            }
-            let response = try send("GET", url, resource, deadline: deadline)
-            for row in try self.rows(payload(response, resource), response, resource) {
-                guard ids.insert(row[0]).inserted else {
-                    throw invalid(response, model: model, "the list has id \(row[0]) twice (page \(pages)); a list must name each record once")
-                }
-                rows.append(row)
-            }
-            if let limit = query.limit, rows.count >= limit { break }
-            next = configuration.pagination.followsLinks ? Self.nextLink(response.header("Link"), relativeTo: url) : nil
-            if let link = next, !transport.origin.contains(link), configuration.crossOrigin == .refuse {
-                throw RESTError(
-                    .crossOrigin, method: "GET", url: url, status: response.status, model: model,
-                    message: "the next page is on \(RESTOrigin(link)), outside \(transport.origin); not followed, so no credentials "
-                        + "left it and no rows from it were merged (RESTConfiguration.crossOrigin)")
-            }
-        }
-        if resource.settings.verifiesResults { try verify(rows, predicate: predicate, query, resource) }
-        if let limit = query.limit, rows.count > limit { return Array(rows.prefix(limit)) }
-        return rows
+        if query.limit == 0 { return nil }
+        return (try url(path, items, model: model), predicate, query)
     }
 
     /// The collection path for a query and the condition left to encode: a nested
@@ -106,5 +94,78 @@ extension RESTAdapter {
             if isNext { return URL(string: String(target.dropFirst().dropLast()), relativeTo: base)?.absoluteURL }
         }
         return nil
+    }
+}
+
+/// A list in progress: the next page to ask for, the rows so far, and the rules every page
+/// obeys (one deadline, at most ``RESTPagination/maxPages``, no id twice, next links only
+/// within the origin unless allowed). ``RESTAdapter/list(_:_:)`` drives it, blocking or
+/// suspended.
+struct ListWalk {
+    private let adapter: RESTAdapter
+    private let resource: ResolvedResource
+    private let query: StoreQuery
+    private let predicate: QueryPredicate?
+    /// The request for the next page; nil when the list is complete.
+    private(set) var next: URLRequest?
+    /// One deadline for the whole list, every page included.
+    let deadline: ContinuousClock.Instant
+    private var collected: [[ModelValue]] = []
+    private var ids = Set<ModelValue>()
+    private var pages = 0
+
+    init(_ query: StoreQuery, _ resource: ResolvedResource, _ adapter: RESTAdapter) throws {
+        self.adapter = adapter
+        self.resource = resource
+        deadline = ContinuousClock.now + adapter.configuration.deadline
+        guard let (url, predicate, query) = try adapter.listStart(query, resource) else {
+            (self.query, self.predicate) = (query, nil)
+            return
+        }
+        (self.query, self.predicate) = (query, predicate)
+        next = try request(url)
+    }
+
+    /// The `GET` of a page, counted against ``RESTPagination/maxPages``.
+    private mutating func request(_ url: URL) throws -> URLRequest {
+        pages += 1
+        let pagination = adapter.configuration.pagination
+        if pages > pagination.maxPages {
+            throw RESTError(
+                .tooManyPages, method: "GET", url: url, model: resource.schema.modelName,
+                message: "the list has more than \(pagination.maxPages) pages (RESTPagination.maxPages)")
+        }
+        return adapter.request("GET", url, resource)
+    }
+
+    /// Takes a page's response: its rows, and the next page's request when it links one.
+    mutating func take(_ response: RESTResponse) throws {
+        let model = resource.schema.modelName
+        let url = response.url
+        for row in try adapter.rows(adapter.payload(response, resource), response, resource) {
+            guard ids.insert(row[0]).inserted else {
+                throw adapter.invalid(response, model: model, "the list has id \(row[0]) twice (page \(pages)); a list must name each record once")
+            }
+            collected.append(row)
+        }
+        next = nil
+        if let limit = query.limit, collected.count >= limit { return }
+        let configuration = adapter.configuration
+        guard configuration.pagination.followsLinks, let link = RESTAdapter.nextLink(response.header("Link"), relativeTo: url) else { return }
+        if !adapter.transport.origin.contains(link), configuration.crossOrigin == .refuse {
+            throw RESTError(
+                .crossOrigin, method: "GET", url: url, status: response.status, model: model,
+                message: "the next page is on \(RESTOrigin(link)), outside \(adapter.transport.origin); not followed, so no credentials "
+                    + "left it and no rows from it were merged (RESTConfiguration.crossOrigin)")
+        }
+        next = try request(link)
+    }
+
+    /// The rows of the whole list, checked against the query (``RESTResource/verifiesResults``).
+    func rows() throws -> [[ModelValue]] {
+        guard pages > 0 else { return [] }
+        if resource.settings.verifiesResults { try adapter.verify(collected, predicate: predicate, query, resource) }
+        if let limit = query.limit, collected.count > limit { return Array(collected.prefix(limit)) }
+        return collected
     }
 }

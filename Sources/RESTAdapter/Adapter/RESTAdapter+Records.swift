@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Requests on one record: create, read, update, delete.
 extension RESTAdapter {
     /// The instance path of the record `id`, nested when the owner is known.
@@ -34,8 +38,8 @@ extension RESTAdapter {
         }
     }
 
-    /// `POST` to the (owner's) collection; returns the record as the server answered it.
-    func create(_ row: [ModelValue], _ resource: ResolvedResource) throws -> [ModelValue] {
+    /// The `POST` to the (owner's) collection that creates `row`, and whether it sends the id.
+    func createRequest(_ row: [ModelValue], _ resource: ResolvedResource) throws -> (URLRequest, sendsID: Bool) {
         let schema = resource.schema
         let sendsID = sendsID(row, resource)
         var body = try encode(row, columns: nil, resource)
@@ -48,7 +52,12 @@ extension RESTAdapter {
         guard let path else {
             throw RESTError(.route, model: schema.modelName, message: "creating needs the owner's id (\(schema.columns[routes.nested?.foreignKey ?? 0].name))")
         }
-        let response = try send("POST", url(path, model: schema.modelName), body: body, resource)
+        return (request("POST", try url(path, model: schema.modelName), body: body, resource), sendsID)
+    }
+
+    /// The record as the server answered a create.
+    func created(_ response: RESTResponse, _ row: [ModelValue], sendsID: Bool, _ resource: ResolvedResource) throws -> [ModelValue] {
+        let schema = resource.schema
         if response.status == 409 {
             if !sendsID {
                 throw StoreError.uniqueViolation(schema, column: nil, underlying: statusError(response, model: schema.modelName))
@@ -61,26 +70,32 @@ extension RESTAdapter {
         return try self.row(answer, response, resource, over: row, keepsID: sendsID)
     }
 
-    /// `GET` the instance; nil on a "not found" status (``RESTResource/notFoundStatuses``).
-    func read(id: ModelValue, _ resource: ResolvedResource) throws -> [ModelValue]? {
+    /// The `GET` of the instance; nil for a null id (no such record).
+    func readRequest(id: ModelValue, _ resource: ResolvedResource) throws -> URLRequest? {
         guard !id.isNull else { return nil }
-        let url = try url(instancePath(id: id, row: nil, resource), model: resource.schema.modelName)
-        let response = try send("GET", url, resource)
+        return request("GET", try url(instancePath(id: id, row: nil, resource), model: resource.schema.modelName), resource)
+    }
+
+    /// The record a `GET` answered; nil on a "not found" status (``RESTResource/notFoundStatuses``).
+    func read(_ response: RESTResponse, _ resource: ResolvedResource) throws -> [ModelValue]? {
         if resource.settings.notFoundStatuses.contains(response.status) { return nil }
         return try row(payload(response, resource), response, resource)
     }
 
-    /// `PATCH` the changed columns (or `PUT` them all), never the read-only ones; returns
-    /// the record as the server answered it, when the answer has a body.
-    func replace(_ row: [ModelValue], changedColumns: [Int], _ resource: ResolvedResource) throws -> [ModelValue]? {
-        let schema = resource.schema
+    /// The `PATCH` of the changed columns (or `PUT` of them all), never the read-only ones.
+    func replaceRequest(_ row: [ModelValue], changedColumns: [Int], _ resource: ResolvedResource) throws -> URLRequest {
         let put = configuration.updateMethod == .put
         var columns = put ? Array(1..<row.count) : changedColumns.filter { $0 != 0 }
         if !resource.readOnly.isEmpty { columns.removeAll { resource.readOnly.contains($0) } }
         var body = try encode(row, columns: columns, resource)
         if let hook = resource.settings.beforeUpdate { try hook(&body) }
-        let url = try url(instancePath(id: row[0], row: row, resource), model: schema.modelName)
-        let response = try send(put ? "PUT" : "PATCH", url, body: body, resource)
+        let url = try url(instancePath(id: row[0], row: row, resource), model: resource.schema.modelName)
+        return request(put ? "PUT" : "PATCH", url, body: body, resource)
+    }
+
+    /// The record as the server answered an update, when the answer has a body.
+    func replaced(_ response: RESTResponse, _ row: [ModelValue], _ resource: ResolvedResource) throws -> [ModelValue]? {
+        let schema = resource.schema
         if resource.settings.notFoundStatuses.contains(response.status), !(200..<300).contains(response.status) {
             throw StoreError(.notFound, table: schema.tableName, id: row[0], message: "the server has no such record (\(response.status))")
         }
@@ -92,11 +107,14 @@ extension RESTAdapter {
         return try self.row(payload, response, resource, over: row)
     }
 
-    /// `DELETE` the instance; false on a "not found" status.
-    func remove(id: ModelValue, _ resource: ResolvedResource, owner row: [ModelValue]? = nil) throws -> Bool {
-        guard !id.isNull else { return false }
-        let url = try url(instancePath(id: id, row: row, resource), model: resource.schema.modelName)
-        let response = try send("DELETE", url, resource)
+    /// The `DELETE` of the instance; nil for a null id (no such record).
+    func removeRequest(id: ModelValue, _ resource: ResolvedResource, owner row: [ModelValue]?) throws -> URLRequest? {
+        guard !id.isNull else { return nil }
+        return request("DELETE", try url(instancePath(id: id, row: row, resource), model: resource.schema.modelName), resource)
+    }
+
+    /// Whether a `DELETE` removed the record: false on a "not found" status.
+    func removed(_ response: RESTResponse, id: ModelValue, _ resource: ResolvedResource) throws -> Bool {
         if resource.settings.notFoundStatuses.contains(response.status), !(200..<300).contains(response.status) { return false }
         _ = try payload(response, resource)
         owners.withLock { _ = $0[ObjectIdentifier(resource.schema)]?.removeValue(forKey: id) }

@@ -32,13 +32,9 @@ extension RESTAdapter {
         text.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? text
     }
 
-    /// Sends a request for `resource` and returns the response, whatever its status.
-    ///
-    /// - Parameter deadline: the call's deadline, when it spans several requests (pages).
-    func send(
-        _ method: String, _ url: URL, body: [String: ModelValue]? = nil, _ resource: ResolvedResource,
-        deadline: ContinuousClock.Instant? = nil
-    ) throws -> RESTResponse {
+    /// The request for `resource`: its headers (the adapter's, the model's, the ones
+    /// ``withHeaders(_:_:)-(_,()throws->R)`` set) and JSON body.
+    func request(_ method: String, _ url: URL, body: [String: ModelValue]? = nil, _ resource: ResolvedResource) -> URLRequest {
         var request = URLRequest(url: url)
         request.httpMethod = method
         // The transport strips all but Accept and Content-Type from a request for another origin.
@@ -49,7 +45,21 @@ extension RESTAdapter {
             request.httpBody = Data(ModelJSON.serializedBytes(wrapped))
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        return try transport.send(request, model: resource.schema.modelName, deadline: deadline)
+        return request
+    }
+
+    /// Sends a request for `resource` and returns the response, whatever its status.
+    ///
+    /// - Parameter deadline: the call's deadline, when it spans several requests (pages).
+    func send(_ request: URLRequest, _ resource: ResolvedResource, deadline: ContinuousClock.Instant? = nil) throws -> RESTResponse {
+        try transport.send(request, model: resource.schema.modelName, deadline: deadline)
+    }
+
+    /// ``send(_:_:deadline:)``, suspending instead of blocking.
+    func send(_ request: URLRequest, _ resource: ResolvedResource, deadline: ContinuousClock.Instant? = nil) async throws
+        -> RESTResponse
+    {
+        try await transport.send(request, model: resource.schema.modelName, deadline: deadline)
     }
 
     /// The JSON payload of a response: the configured ``RESTConfiguration/decodeResponse``

@@ -20,9 +20,10 @@ import ModelEngine
 /// let seniors = try Employee.where(\.age > 60).all()   // GET /employees?age_gt=60
 /// ```
 ///
-/// Calls block the calling thread until the response (as every adapter's do); the async
-/// API runs them on its own threads and cancels requests in flight when the task is
-/// cancelled. Errors are ``RESTError`` (method, URL, status, body), except that a
+/// Synchronous calls block the calling thread until the response (as every adapter's do);
+/// async calls (``AsyncPersistenceAdapter``) suspend without holding a thread, bounded only
+/// by ``RESTConfiguration/maxConcurrentRequests``, and cancelling the task cancels the
+/// request in flight. Errors are ``RESTError`` (method, URL, status, body), except that a
 /// duplicate id (409 to a `POST` with an id), any other 409 to a `POST`, `PUT` or `PATCH`
 /// (`.uniqueViolation`, the ``RESTError`` attached), an update of a missing record (404)
 /// and a call after ``close()`` are ``StoreError`` as on every adapter, and a missing
@@ -117,7 +118,8 @@ public final class RESTAdapter: PersistenceAdapter {
     public func insertReturningStored(_ row: [ModelValue], into schema: ModelSchema) throws -> (id: ModelValue, stored: [ModelValue]?) {
         try schema.checkRow(row)
         let resource = try resource(for: schema)
-        let stored = try create(row, resource)
+        let (request, sendsID) = try createRequest(row, resource)
+        let stored = try created(send(request, resource), row, sendsID: sendsID, resource)
         return (stored[0], stored)
     }
 
@@ -134,13 +136,13 @@ public final class RESTAdapter: PersistenceAdapter {
     }
 
     public func delete(id: ModelValue, from schema: ModelSchema) throws -> Bool {
-        let resource = try resource(for: schema)
-        return try remove(id: id, resource)
+        try remove(id: id, try resource(for: schema), owner: nil)
     }
 
     public func find(id: ModelValue, in schema: ModelSchema) throws -> [ModelValue]? {
         let resource = try resource(for: schema)
-        return try read(id: id, resource)
+        guard let request = try readRequest(id: id, resource) else { return nil }
+        return try read(send(request, resource), resource)
     }
 
     public func fetch(_ query: StoreQuery) throws -> [[ModelValue]] {
@@ -162,22 +164,45 @@ public final class RESTAdapter: PersistenceAdapter {
         try query.schema.checkUpdate(values)
         let resource = try resource(for: query.schema)
         var changed = 0
-        for var row in try list(query, resource) {
-            let columns = values.keys.filter { row[$0] != values[$0] }.sorted()
-            guard !columns.isEmpty else { continue }
-            for (column, value) in values { row[column] = value }
-            _ = try replace(row, changedColumns: columns, resource)
+        for row in try list(query, resource) {
+            guard let (updated, columns) = Self.assigning(values, to: row) else { continue }
+            _ = try replace(updated, changedColumns: columns, resource)
             changed += 1
         }
         return changed
     }
 
     public func aggregate(_ query: StoreQuery) throws -> [AggregateGroup] {
+        let selection = try Self.aggregateSelection(query)
+        return try QueryEngine.aggregate(StoreQuery(schema: query.schema, aggregate: query.aggregate), from: fetch(selection))
+    }
+
+    /// `PATCH`/`PUT` of one row.
+    private func replace(_ row: [ModelValue], changedColumns: [Int], _ resource: ResolvedResource) throws -> [ModelValue]? {
+        try replaced(send(replaceRequest(row, changedColumns: changedColumns, resource), resource), row, resource)
+    }
+
+    /// `DELETE` of one row; false when there is no such record.
+    private func remove(id: ModelValue, _ resource: ResolvedResource, owner: [ModelValue]?) throws -> Bool {
+        guard let request = try removeRequest(id: id, resource, owner: owner) else { return false }
+        return try removed(send(request, resource), id: id, resource)
+    }
+
+    /// `row` with `values` set and the columns that changed; nil when none did.
+    static func assigning(_ values: [Int: ModelValue], to row: [ModelValue]) -> ([ModelValue], [Int])? {
+        let columns = values.keys.filter { row[$0] != values[$0] }.sorted()
+        guard !columns.isEmpty else { return nil }
+        var row = row
+        for (column, value) in values { row[column] = value }
+        return (row, columns)
+    }
+
+    /// The rows an aggregate is computed on: the query's selection, checked.
+    static func aggregateSelection(_ query: StoreQuery) throws -> StoreQuery {
         _ = try query.checkedAggregate()
         var selection = query
         selection.aggregate = nil
-        let rows = try fetch(selection)
-        return try QueryEngine.aggregate(StoreQuery(schema: query.schema, aggregate: query.aggregate), from: rows)
+        return selection
     }
 
     /// Runs `body`. HTTP has no transactions: requests the body sent stay sent when it

@@ -44,6 +44,12 @@ public struct RESTConfiguration: Sendable {
     /// a larger one fails with ``RESTError/Kind/responseTooLarge`` as soon as it passes
     /// the limit. 32 MiB by default.
     public var maxResponseBytes = 32 << 20
+    /// How many requests the adapter has in flight at once, from all threads and tasks; a
+    /// request past it waits for one to finish (an async caller suspends, a synchronous one
+    /// blocks). 64 by default. Async calls hold no thread while they wait, so this — not a
+    /// thread pool — bounds an adapter's concurrency; the session's
+    /// `httpMaximumConnectionsPerHost` (16 by default) bounds its connections.
+    public var maxConcurrentRequests = 64
     /// Adjusts every request just before it is sent (sign it, add a trace id); throw to
     /// refuse it.
     public var configureRequest: (@Sendable (inout URLRequest) throws -> Void)?

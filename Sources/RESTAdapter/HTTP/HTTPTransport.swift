@@ -4,14 +4,12 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Sends requests and waits for their responses on the calling thread, with the
-/// adapter's deadline, retries, token refresh, redirect rules, body limit and
-/// cancellation.
+/// Sends requests with the adapter's deadline, retries, token refresh, redirect rules,
+/// body limit, concurrency limit and cancellation: blocking the calling thread (the
+/// contract of ``PersistenceAdapter``) or suspending the calling task (``AsyncPersistenceAdapter``).
 ///
-/// Blocking is the contract of ``PersistenceAdapter``; the async API calls adapters from
-/// its own threads, never the cooperative pool. Responses arrive through the session's
-/// delegate (on its own queue), so a waiting thread never depends on Swift concurrency's
-/// threads to be woken.
+/// Responses arrive through the session's delegate on its own serial queue, which wakes
+/// a waiting thread or resumes a waiting task: neither depends on the other's threads.
 ///
 /// The transport always owns its session, made from the configuration of a session the
 /// caller passes: only a delegate of its own can stop URLSession from following a redirect
@@ -19,16 +17,19 @@ import Foundation
 /// streams in.
 final class HTTPTransport: Sendable {
     let session: URLSession
+    let delegate = HTTPSessionDelegate()
     let configuration: RESTConfiguration
     /// Where credentials may go: the base URL's scheme, host and port.
     let origin: RESTOrigin
-    private let delegate = HTTPSessionDelegate()
     /// Requests in flight, so ``close(_:)`` waits for them.
     private let gate = CloseGate()
+    /// Requests in flight at once (``RESTConfiguration/maxConcurrentRequests``).
+    private let limiter: RequestLimiter
 
     init(baseURL: URL, configuration: RESTConfiguration, session: URLSession?) {
         self.configuration = configuration
         origin = RESTOrigin(baseURL)
+        limiter = RequestLimiter(limit: configuration.maxConcurrentRequests)
         let settings: URLSessionConfiguration
         if let session {
             settings = session.configuration
@@ -61,85 +62,53 @@ final class HTTPTransport: Sendable {
 
     /// Sends `request` (retrying per the policy, following same-origin redirects) and
     /// returns the response, whatever its status: the caller decides what a status means.
+    /// Blocks the calling thread; the rules are ``HTTPExchange``'s.
     ///
     /// - Parameter deadline: when the whole call must be done (every page of a list shares
     ///   one); by default the configured ``RESTConfiguration/deadline`` from now.
-    func send(_ original: URLRequest, model: String?, deadline: ContinuousClock.Instant? = nil) throws -> RESTResponse {
-        try gate.enter { StoreError.closed("REST store for \(original.url?.host ?? "?")") }
+    func send(_ request: URLRequest, model: String?, deadline: ContinuousClock.Instant? = nil) throws -> RESTResponse {
+        try gate.enter { StoreError.closed("REST store for \(request.url?.host ?? "?")") }
         defer { gate.leave() }
-        let policy = configuration.retry
-        let deadline = deadline ?? ContinuousClock.now + configuration.deadline
-        var credentialed = origin.contains(original.url)
-        // A request for another origin (a next-page link RESTConfiguration.crossOrigin allows) goes bare.
-        var current = credentialed ? original : Self.withoutCredentials(original)
-        var redirects = 0
-        var attempt = 0
-        var refreshed = false
-        var token = credentialed ? try configuration.tokenProvider?.token() : nil
+        limiter.acquireBlocking()
+        defer { limiter.release() }
+        var exchange = HTTPExchange(request, transport: self, model: model, deadline: deadline)
+        let provider = configuration.tokenProvider
+        if exchange.credentialed { exchange.use(token: try provider?.token()) }
         while true {
-            attempt += 1
-            let method = current.httpMethod ?? "GET"
-            let url = current.url ?? URL(fileURLWithPath: "/")
-            let idempotent =
-                ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].contains(method) || (method == "PATCH" && policy.retriesPATCH)
-                || current.value(forHTTPHeaderField: "Idempotency-Key") != nil
-            var request = current
-            if credentialed {
-                if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-                if let configure = configuration.configureRequest { try configure(&request) }
+            let (attempt, timeout) = try exchange.nextAttempt()
+            switch try exchange.handle(once(attempt, timeout: timeout, model: model)) {
+            case .done(let response): return response
+            case .again: continue
+            case .wait(let delay): try sleep(delay)
+            case .refresh(let rejected, let response):
+                guard let fresh = try provider?.refresh(rejected: rejected) else { return response }
+                exchange.retry(with: fresh)
             }
-            let remaining = deadline - ContinuousClock.now
-            guard remaining > .zero else {
-                throw RESTError(.timeout, method: method, url: url, model: model, message: "the deadline of \(configuration.deadline) passed")
-            }
-            let outcome = try once(request, timeout: min(remaining, configuration.requestTimeout), model: model)
-            var wait: Duration?
-            switch outcome {
-            case .response(let response):
-                if let next = try redirect(response, from: current, count: &redirects, model: model) {
-                    current = next
-                    if credentialed && !origin.contains(next.url) {
-                        credentialed = false
-                        token = nil
-                    }
-                    attempt -= 1
-                    continue
-                }
-                if response.status == 401, credentialed, !refreshed, let provider = configuration.tokenProvider,
-                    let fresh = try provider.refresh(rejected: token)
-                {
-                    refreshed = true
-                    token = fresh
-                    attempt -= 1
-                    continue
-                }
-                guard idempotent, attempt < policy.maxAttempts, policy.retryStatuses.contains(response.status) else {
-                    return response
-                }
-                wait = Self.retryAfter(response.header("Retry-After"))
-                if let asked = wait, ContinuousClock.now + asked > deadline { return response }  // the server asks for too long
-            case .failure(let error):
-                guard idempotent, attempt < policy.maxAttempts, error.kind == .transport || error.kind == .timeout else {
-                    throw error
-                }
-            }
-            let delay = wait ?? backoff(attempt: attempt)
-            guard ContinuousClock.now + delay < deadline else {
-                switch outcome {
-                case .response(let response): return response
-                case .failure(let error): throw error
-                }
-            }
-            try sleep(delay)
         }
     }
 
-    /// Exponential backoff with jitter: base × 2^(attempt−1) × [0.5, 1), capped.
-    private func backoff(attempt: Int) -> Duration {
-        let policy = configuration.retry
-        let base = Self.seconds(policy.baseDelay) * pow(2, Double(min(attempt - 1, 20)))
-        let capped = min(base, Self.seconds(policy.maxDelay))
-        return .milliseconds(Int64(capped * Double.random(in: 0.5..<1) * 1000))
+    /// ``send(_:model:deadline:)`` for async callers: suspends while the request is in
+    /// flight (and while it waits for a slot, a retry or a token) without holding a thread.
+    /// Cancelling the task cancels the request in flight.
+    func send(_ request: URLRequest, model: String?, deadline: ContinuousClock.Instant? = nil) async throws -> RESTResponse {
+        try gate.enter { StoreError.closed("REST store for \(request.url?.host ?? "?")") }
+        defer { gate.leave() }
+        try await limiter.acquire()
+        defer { limiter.release() }
+        var exchange = HTTPExchange(request, transport: self, model: model, deadline: deadline)
+        let provider = configuration.tokenProvider
+        if exchange.credentialed, let provider { exchange.use(token: try await provider.token()) }
+        while true {
+            let (attempt, timeout) = try exchange.nextAttempt()
+            switch try exchange.handle(await once(attempt, timeout: timeout, model: model)) {
+            case .done(let response): return response
+            case .again: continue
+            case .wait(let delay): try await Task.sleep(for: delay)
+            case .refresh(let rejected, let response):
+                guard let provider, let fresh = try await provider.refresh(rejected: rejected) else { return response }
+                exchange.retry(with: fresh)
+            }
+        }
     }
 
     /// `Retry-After` as seconds or an HTTP date.
@@ -153,69 +122,5 @@ final class HTTPTransport: Sendable {
         guard let date = formatter.date(from: value) else { return nil }
         let seconds = max(0, date.timeIntervalSinceNow)
         return seconds < 86_400 ? .milliseconds(Int64(seconds * 1000)) : nil
-    }
-
-    /// Sleeps, waking early (with `CancellationError`) when the task is cancelled.
-    private func sleep(_ duration: Duration) throws {
-        let semaphore = DispatchSemaphore(value: 0)
-        let cancellation = BlockingCancellation.current
-        let token = cancellation?.onCancel { semaphore.signal() }
-        defer { if let token { cancellation?.remove(token) } }
-        if cancellation?.isCancelled == true { throw CancellationError() }
-        _ = semaphore.wait(timeout: .now() + Self.seconds(duration))
-        if cancellation?.isCancelled == true { throw CancellationError() }
-    }
-
-    private enum Outcome {
-        case response(RESTResponse)
-        case failure(RESTError)
-    }
-
-    /// One attempt.
-    private func once(_ request: URLRequest, timeout: Duration, model: String?) throws -> Outcome {
-        let method = request.httpMethod ?? "GET"
-        let url = request.url ?? URL(fileURLWithPath: "/")
-        let cancellation = BlockingCancellation.current
-        let box = Locked<TransferResult?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let transfer = Transfer(limit: configuration.maxResponseBytes) { result in
-            box.withLock { $0 = result }
-            done.signal()
-        }
-        // Already cancelled: nothing is started, so the request is never sent.
-        if cancellation?.isCancelled == true { throw CancellationError() }
-        let task = delegate.start(request, on: session, transfer)
-        var token: Int?
-        if let cancellation {
-            token = cancellation.onCancel { task.cancel() }
-            if token == nil { task.cancel() }
-        }
-        defer { if let token { cancellation?.remove(token) } }
-        if done.wait(timeout: .now() + Self.seconds(timeout)) == .timedOut {
-            // Not waited for: its completion only fills `box`, which nobody reads any more.
-            task.cancel()
-            return .failure(RESTError(.timeout, method: method, url: url, model: model, message: "no response within \(timeout)"))
-        }
-        if cancellation?.isCancelled == true { throw CancellationError() }
-        switch box.withLock({ $0 }) {
-        case nil:
-            return .failure(RESTError(.transport, method: method, url: url, model: model, message: "no result"))
-        case .tooLarge(let bytes, let limit):
-            throw RESTError(
-                .responseTooLarge, method: method, url: url, model: model,
-                message: "the response body passed \(limit) bytes (\(bytes) received or declared; RESTConfiguration.maxResponseBytes)")
-        case .failure(let error):
-            let sendable = (error as? URLError).map { $0 as any Error & Sendable }
-            return .failure(
-                RESTError(
-                    .transport, method: method, url: url, underlying: sendable, model: model,
-                    message: sendable == nil ? "\(error)" : "the request failed"))
-        case .response(let http, let data):
-            var headers: [String: String] = [:]
-            for (name, value) in http.allHeaderFields {
-                if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
-            }
-            return .response(RESTResponse(method: method, url: url, status: http.statusCode, headers: headers, body: data))
-        }
     }
 }

@@ -81,6 +81,9 @@ public final class RESTTestServer: Sendable {
         var faults: [PendingFault] = []
         var log: [HTTPRequest] = []
         var idempotent: [String: HTTPResponse] = [:]
+        /// Requests being handled now, and the most at once since the last reset.
+        var inFlight = 0
+        var peakInFlight = 0
     }
 
     private let state: Locked<State>
@@ -146,10 +149,20 @@ public final class RESTTestServer: Sendable {
     /// Forgets the request log.
     public func clearLog() { state.withLock { $0.log.removeAll() } }
 
+    /// The most requests handled at once (delays included) since the server started or
+    /// ``resetPeakConcurrency()``: how many a client really had in flight.
+    public var peakConcurrency: Int { state.withLock { $0.peakInFlight } }
+
+    /// Starts counting ``peakConcurrency`` afresh.
+    public func resetPeakConcurrency() { state.withLock { $0.peakInFlight = $0.inFlight } }
+
     // MARK: Handling
 
     private static func handle(_ request: HTTPRequest, _ state: Locked<State>, _ stopping: StopSignal) -> HTTPResponse {
+        defer { state.withLock { $0.inFlight -= 1 } }
         let (fault, options) = state.withLock { state -> (PendingFault?, Options) in
+            state.inFlight += 1
+            state.peakInFlight = max(state.peakInFlight, state.inFlight)
             state.log.append(request)
             guard let k = state.faults.firstIndex(where: { $0.matches(request) }) else { return (nil, state.options) }
             let fault = state.faults[k]

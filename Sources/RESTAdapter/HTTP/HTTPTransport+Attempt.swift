@@ -1,0 +1,167 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One attempt of a call: start the transfer, wait for its end (blocking or suspended),
+/// and say what it ended with.
+extension HTTPTransport {
+    /// Sleeps, waking early (with `CancellationError`) when the task is cancelled.
+    func sleep(_ duration: Duration) throws {
+        let semaphore = DispatchSemaphore(value: 0)
+        let cancellation = BlockingCancellation.current
+        let token = cancellation?.onCancel { semaphore.signal() }
+        defer { if let token { cancellation?.remove(token) } }
+        if cancellation?.isCancelled == true { throw CancellationError() }
+        _ = semaphore.wait(timeout: .now() + Self.seconds(duration))
+        if cancellation?.isCancelled == true { throw CancellationError() }
+    }
+
+    /// One attempt, blocking the calling thread.
+    func once(_ request: URLRequest, timeout: Duration, model: String?) throws -> HTTPExchange.Outcome {
+        let cancellation = BlockingCancellation.current
+        let box = Locked<TransferResult?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let transfer = Transfer(limit: configuration.maxResponseBytes) { result in
+            box.withLock { $0 = result }
+            done.signal()
+        }
+        // Already cancelled: nothing is started, so the request is never sent.
+        if cancellation?.isCancelled == true { throw CancellationError() }
+        let task = delegate.start(request, on: session, transfer)
+        var token: Int?
+        if let cancellation {
+            token = cancellation.onCancel { task.cancel() }
+            if token == nil { task.cancel() }
+        }
+        defer { if let token { cancellation?.remove(token) } }
+        if done.wait(timeout: .now() + Self.seconds(timeout)) == .timedOut {
+            // Not waited for: its completion only fills `box`, which nobody reads any more.
+            task.cancel()
+            return timedOut(request, timeout, model: model)
+        }
+        if cancellation?.isCancelled == true { throw CancellationError() }
+        return try outcome(box.withLock { $0 }, of: request, model: model)
+    }
+
+    /// One attempt, suspending the calling task until the transfer ends, the timeout
+    /// passes (the transfer is then cancelled and not waited for) or the task is cancelled
+    /// (the transfer is cancelled; `CancellationError`).
+    func once(_ request: URLRequest, timeout: Duration, model: String?) async throws -> HTTPExchange.Outcome {
+        try Task.checkCancellation()
+        let waiting = PendingAttempt()
+        let ending = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PendingAttempt.Ending, any Error>) in
+                waiting.install(continuation)
+                let transfer = Transfer(limit: configuration.maxResponseBytes) { result in waiting.end(.finished(result)) }
+                waiting.started(delegate.start(request, on: session, transfer), timeout: Self.seconds(timeout))
+            }
+        } onCancel: {
+            waiting.end(.cancelled)
+        }
+        switch ending {
+        case .finished(let result): return try outcome(result, of: request, model: model)
+        case .timedOut: return timedOut(request, timeout, model: model)
+        case .cancelled: throw CancellationError()
+        }
+    }
+
+    private func timedOut(_ request: URLRequest, _ timeout: Duration, model: String?) -> HTTPExchange.Outcome {
+        .failure(RESTError(.timeout, method: request.httpMethod ?? "GET", url: request.url, model: model, message: "no response within \(timeout)"))
+    }
+
+    /// What a transfer's result means for the call.
+    private func outcome(_ result: TransferResult?, of request: URLRequest, model: String?) throws -> HTTPExchange.Outcome {
+        let method = request.httpMethod ?? "GET"
+        let url = request.url ?? URL(fileURLWithPath: "/")
+        switch result {
+        case nil:
+            return .failure(RESTError(.transport, method: method, url: url, model: model, message: "no result"))
+        case .tooLarge(let bytes, let limit):
+            throw RESTError(
+                .responseTooLarge, method: method, url: url, model: model,
+                message: "the response body passed \(limit) bytes (\(bytes) received or declared; RESTConfiguration.maxResponseBytes)")
+        case .failure(let error):
+            let sendable = (error as? URLError).map { $0 as any Error & Sendable }
+            return .failure(
+                RESTError(
+                    .transport, method: method, url: url, underlying: sendable, model: model,
+                    message: sendable == nil ? "\(error)" : "the request failed"))
+        case .response(let http, let data):
+            var headers: [String: String] = [:]
+            for (name, value) in http.allHeaderFields {
+                if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+            }
+            return .response(RESTResponse(method: method, url: url, status: http.statusCode, headers: headers, body: data))
+        }
+    }
+}
+
+/// An async attempt in flight: the continuation to resume once — by the transfer's end,
+/// its timer or the task's cancellation, whichever comes first — and what to cancel then.
+///
+/// `@unchecked Sendable`: `continuation`, `task`, `timer` and `ending` are only read and
+/// written while holding `lock`.
+final class PendingAttempt: @unchecked Sendable {
+    enum Ending: Sendable {
+        case finished(TransferResult)
+        case timedOut
+        case cancelled
+    }
+
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Ending, any Error>?
+    private var task: URLSessionDataTask?
+    private var timer: (any DispatchSourceTimer)?
+    /// How it ended, once it has (a cancellation may come before the transfer starts).
+    private var ending: Ending?
+
+    /// The caller to resume; resumed now when the attempt already ended (cancelled first).
+    func install(_ continuation: CheckedContinuation<Ending, any Error>) {
+        lock.lock()
+        guard let ending else {
+            self.continuation = continuation
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        continuation.resume(returning: ending)
+    }
+
+    /// The transfer started: cancel it at once if the attempt already ended, else arm the timer.
+    func started(_ task: URLSessionDataTask, timeout: Double) {
+        lock.lock()
+        if ending != nil {
+            lock.unlock()
+            task.cancel()
+            return
+        }
+        self.task = task
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + timeout)
+        timer.setEventHandler { [weak self] in self?.end(.timedOut) }
+        self.timer = timer
+        lock.unlock()
+        timer.resume()
+    }
+
+    /// Ends the attempt once: resumes the caller, stops the timer and, unless the transfer
+    /// finished, cancels it.
+    func end(_ how: Ending) {
+        lock.lock()
+        guard ending == nil else {
+            lock.unlock()
+            return
+        }
+        ending = how
+        let (continuation, task, timer) = (self.continuation, self.task, self.timer)
+        self.continuation = nil
+        self.task = nil
+        self.timer = nil
+        lock.unlock()
+        timer?.cancel()
+        if case .finished = how {} else { task?.cancel() }
+        continuation?.resume(returning: how)
+    }
+}
