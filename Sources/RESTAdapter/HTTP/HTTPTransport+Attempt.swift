@@ -50,7 +50,7 @@ extension HTTPTransport {
     /// (the transfer is cancelled; `CancellationError`).
     func once(_ request: URLRequest, timeout: Duration, model: String?) async throws -> HTTPExchange.Outcome {
         try Task.checkCancellation()
-        let waiting = PendingAttempt()
+        let waiting = PendingAttempt(timeouts)
         let ending = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PendingAttempt.Ending, any Error>) in
                 waiting.install(continuation)
@@ -101,8 +101,8 @@ extension HTTPTransport {
 /// An async attempt in flight: the continuation to resume once — by the transfer's end,
 /// its timer or the task's cancellation, whichever comes first — and what to cancel then.
 ///
-/// `@unchecked Sendable`: `continuation`, `task`, `timer` and `ending` are only read and
-/// written while holding `lock`.
+/// `@unchecked Sendable`: `continuation`, `task` and `ending` are only read and written
+/// while holding `lock`.
 final class PendingAttempt: @unchecked Sendable {
     enum Ending: Sendable {
         case finished(TransferResult)
@@ -113,9 +113,11 @@ final class PendingAttempt: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Ending, any Error>?
     private var task: URLSessionDataTask?
-    private var timer: (any DispatchSourceTimer)?
     /// How it ended, once it has (a cancellation may come before the transfer starts).
     private var ending: Ending?
+    private let timeouts: AttemptTimeouts
+
+    init(_ timeouts: AttemptTimeouts) { self.timeouts = timeouts }
 
     /// The caller to resume; resumed now when the attempt already ended (cancelled first).
     func install(_ continuation: CheckedContinuation<Ending, any Error>) {
@@ -129,7 +131,8 @@ final class PendingAttempt: @unchecked Sendable {
         continuation.resume(returning: ending)
     }
 
-    /// The transfer started: cancel it at once if the attempt already ended, else arm the timer.
+    /// The transfer started: cancel it at once if the attempt already ended, else watch
+    /// its timeout.
     func started(_ task: URLSessionDataTask, timeout: Double) {
         lock.lock()
         if ending != nil {
@@ -138,16 +141,12 @@ final class PendingAttempt: @unchecked Sendable {
             return
         }
         self.task = task
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.schedule(deadline: .now() + timeout)
-        timer.setEventHandler { [weak self] in self?.end(.timedOut) }
-        self.timer = timer
         lock.unlock()
-        timer.resume()
+        timeouts.watch(self, until: .now() + timeout)
     }
 
-    /// Ends the attempt once: resumes the caller, stops the timer and, unless the transfer
-    /// finished, cancels it.
+    /// Ends the attempt once: resumes the caller, stops watching its timeout and, unless
+    /// the transfer finished, cancels it.
     func end(_ how: Ending) {
         lock.lock()
         guard ending == nil else {
@@ -155,13 +154,62 @@ final class PendingAttempt: @unchecked Sendable {
             return
         }
         ending = how
-        let (continuation, task, timer) = (self.continuation, self.task, self.timer)
+        let (continuation, task) = (self.continuation, self.task)
         self.continuation = nil
         self.task = nil
-        self.timer = nil
         lock.unlock()
-        timer?.cancel()
+        if case .timedOut = how {} else { timeouts.forget(self) }
         if case .finished = how {} else { task?.cancel() }
         continuation?.resume(returning: how)
+    }
+}
+
+/// The timeouts of a transport's async attempts in flight, checked by one timer that ticks
+/// every ``tick`` while any is watched (and stops when none is): an attempt costs a
+/// dictionary entry, not a timer of its own. An attempt times out at most one tick late.
+///
+/// `@unchecked Sendable`: `watched` and `timer` are only read and written while holding
+/// `lock`.
+final class AttemptTimeouts: @unchecked Sendable {
+    static let tick: DispatchTimeInterval = .milliseconds(10)
+    private let lock = NSLock()
+    private var watched: [ObjectIdentifier: (deadline: DispatchTime, attempt: PendingAttempt)] = [:]
+    private var timer: (any DispatchSourceTimer)?
+
+    /// Ends `attempt` with `.timedOut` at `deadline` unless it is forgotten first.
+    func watch(_ attempt: PendingAttempt, until deadline: DispatchTime) {
+        lock.lock()
+        watched[ObjectIdentifier(attempt)] = (deadline, attempt)
+        guard timer == nil else {
+            lock.unlock()
+            return
+        }
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + Self.tick, repeating: Self.tick, leeway: .milliseconds(2))
+        timer.setEventHandler { [weak self] in self?.expire() }
+        self.timer = timer
+        lock.unlock()
+        timer.resume()
+    }
+
+    func forget(_ attempt: PendingAttempt) {
+        lock.withLock { _ = watched.removeValue(forKey: ObjectIdentifier(attempt)) }
+    }
+
+    /// One tick: ends the attempts past their deadline; stops the timer when none is left.
+    private func expire() {
+        let now = DispatchTime.now()
+        lock.lock()
+        var expired: [PendingAttempt] = []
+        for (key, entry) in watched where entry.deadline <= now {
+            expired.append(entry.attempt)
+            watched.removeValue(forKey: key)
+        }
+        if watched.isEmpty {
+            timer?.cancel()
+            timer = nil
+        }
+        lock.unlock()
+        for attempt in expired { attempt.end(.timedOut) }
     }
 }

@@ -25,6 +25,8 @@ final class HTTPTransport: Sendable {
     private let gate = CloseGate()
     /// Requests in flight at once (``RESTConfiguration/maxConcurrentRequests``).
     private let limiter: RequestLimiter
+    /// The timeouts of async attempts in flight.
+    let timeouts = AttemptTimeouts()
 
     init(baseURL: URL, configuration: RESTConfiguration, session: URLSession?) {
         self.configuration = configuration

@@ -23,56 +23,25 @@ import ModelCore
 ///
 /// Thread safety: requests are served on connection threads; all state is behind one lock.
 public final class RESTTestServer: Sendable {
-    /// How the server behaves.
-    public struct Options: Sendable {
-        /// Wraps every response body in `{"<key>": …}` and unwraps request bodies.
-        public var envelope: String?
-        /// Pages lists that ask for no limit, linking the next page.
-        public var pageSize: Int?
-        /// Bearer tokens accepted; nil accepts every request.
-        public var acceptedTokens: Set<String>?
-        /// A path prefix every route lives under (`/api/v1`).
-        public var pathPrefix: String
-        /// Fields whose non-null values must differ between the objects of a collection, by
-        /// collection name: a create or update that would repeat one gets a 409.
-        public var uniqueFields: [String: Set<String>]
-        /// How the server assigns ids to objects created without one.
-        public var ids: IDStyle = .integer
-        /// Lists every object of a collection in creation order, whatever the query asks
-        /// (as APIs that take no query parameters do).
-        public var ignoresQuery = false
-        /// The status for a missing object (404 by default; 204, 400 and 410 are common).
-        public var missingStatus = 404
-        /// Sets `url` (the object's path) and `updated_at` (now) on every write, as APIs
-        /// with server-set fields do.
-        public var setsServerFields = false
-
-        /// How a server assigns ids.
-        public enum IDStyle: Sendable {
-            /// 1, 2, 3, …
-            case integer
-            /// A random UUID string: the client's id is ignored on create.
-            case uuid
-            /// `rec_1`, `rec_2`, …: the client's id is ignored on create.
-            case prefixedString
-        }
-
-        /// Options; by default no envelope, no paging, no auth, no prefix, no unique fields.
-        public init(
-            envelope: String? = nil, pageSize: Int? = nil, acceptedTokens: Set<String>? = nil, pathPrefix: String = "",
-            uniqueFields: [String: Set<String>] = [:]
-        ) {
-            self.envelope = envelope
-            self.pageSize = pageSize
-            self.acceptedTokens = acceptedTokens
-            self.pathPrefix = pathPrefix
-            self.uniqueFields = uniqueFields
-        }
-    }
-
     private struct Collection {
         var objects: [[String: ModelValue]] = []
         var nextID: Int64 = 1
+        /// Each object's position by its id's key (``RESTTestServer/idKey(_:)``).
+        var positions: [String: Int] = [:]
+
+        /// Makes an object with `make` (which may update the counters) and appends it.
+        mutating func withAppended(_ make: (inout Self) -> [String: ModelValue]) -> [String: ModelValue] {
+            let object = make(&self)
+            positions[RESTTestServer.idKey(RESTTestServer.idString(object["id"]))] = objects.count
+            objects.append(object)
+            return object
+        }
+
+        mutating func remove(at index: Int) {
+            objects.remove(at: index)
+            positions = [:]
+            for (k, object) in objects.enumerated() { positions[RESTTestServer.idKey(RESTTestServer.idString(object["id"]))] = k }
+        }
     }
 
     private struct State {
@@ -224,7 +193,7 @@ public final class RESTTestServer: Sendable {
         switch request.method {
         case "GET": return respond(200, state.collections[collection]?.objects[index] ?? [:], options)
         case "DELETE":
-            state.collections[collection]?.objects.remove(at: index)
+            state.collections[collection]?.remove(at: index)
             return HTTPResponse(status: 204)
         case "PUT", "PATCH":
             guard var object = body(request, options) else { return error(400, "the body is not a JSON object") }
@@ -312,21 +281,22 @@ public final class RESTTestServer: Sendable {
         _ object: [String: ModelValue], in collection: String, _ state: inout State, _ options: Options
     ) -> [String: ModelValue] {
         var object = object
-        var table = state.collections[collection] ?? Collection()
-        if object["id"] == nil || object["id"] == .null {
-            switch options.ids {
-            case .integer: object["id"] = .int(table.nextID)
-            case .uuid: object["id"] = .string(UUID().uuidString.lowercased())
-            case .prefixedString:
-                object["id"] = .string("rec_\(table.nextID)")
-                table.nextID += 1
+        // In place: a copy of the table per object would make every create O(n).
+        let ids = options.ids
+        return state.collections[collection, default: Collection()].withAppended { table in
+            if object["id"] == nil || object["id"] == .null {
+                switch ids {
+                case .integer: object["id"] = .int(table.nextID)
+                case .uuid: object["id"] = .string(UUID().uuidString.lowercased())
+                case .prefixedString:
+                    object["id"] = .string("rec_\(table.nextID)")
+                    table.nextID += 1
+                }
             }
+            if options.setsServerFields { stamp(&object, collection) }
+            if case .int(let n) = object["id"], n >= table.nextID { table.nextID = n &+ 1 }
+            return object
         }
-        if options.setsServerFields { stamp(&object, collection) }
-        if case .int(let n) = object["id"], n >= table.nextID { table.nextID = n &+ 1 }
-        table.objects.append(object)
-        state.collections[collection] = table
-        return object
     }
 
     /// Server-set fields: the object's path and the time of the write.
@@ -340,14 +310,15 @@ public final class RESTTestServer: Sendable {
     /// The index of the object with `id`; UUIDs compare without regard to case, as a
     /// server with a UUID column type does.
     private static func find(_ id: String, in collection: String, _ state: State) -> Int? {
-        let uuid = UUID(uuidString: id)
-        return state.collections[collection]?.objects.firstIndex { object in
-            let stored = idString(object["id"])
-            return stored == id || (uuid != nil && UUID(uuidString: stored) == uuid)
-        }
+        state.collections[collection]?.positions[idKey(id)]
     }
 
-    private static func idString(_ value: ModelValue?) -> String {
+    /// An id as the server compares ids: UUIDs without regard to case.
+    fileprivate static func idKey(_ id: String) -> String {
+        UUID(uuidString: id).map { $0.uuidString.lowercased() } ?? id
+    }
+
+    fileprivate static func idString(_ value: ModelValue?) -> String {
         switch value {
         case .int(let n): String(n)
         case .string(let s): s
@@ -392,3 +363,4 @@ public final class RESTTestServer: Sendable {
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 }
+
