@@ -94,6 +94,10 @@ enum LimitChecks {
             ("text in an integer column", row(small: "seven", required: "x"), "small"),
         ]
         for (what, values, column) in cases {
+            if column == "required", c.limitations.contains(.omittedNulls) {
+                c.skip("\(what): the store omits nulls, so it reads as the column's default (.omittedNulls)")
+                continue
+            }
             let id: ModelValue
             do {
                 id = try c.store.insert(values, into: schema)

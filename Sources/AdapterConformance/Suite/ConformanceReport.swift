@@ -95,6 +95,10 @@ public struct AdapterLimitations: OptionSet, Sendable, Hashable {
     /// Text cannot hold a NUL character (PostgreSQL): saving or querying such a string
     /// is refused with a typed error, storing nothing.
     public static let textWithoutNUL = AdapterLimitations(rawValue: 1 << 4)
+    /// The store leaves nulls out of what it returns (an API that omits null keys): a NULL
+    /// in a non-optional column reads as the column's default, as an omitted default
+    /// does, so it cannot be reported as an invalid stored value.
+    public static let omittedNulls = AdapterLimitations(rawValue: 1 << 6)
 }
 
 /// One failed check.

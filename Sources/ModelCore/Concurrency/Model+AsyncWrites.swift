@@ -129,7 +129,7 @@ extension ModelProtocol {
         case .proceed(let state, let didValidate): (before, validated) = (state, didValidate)
         }
         do {
-            guard let changed = try stageWrite(isNew: isNew, schema: schema, stamps: true) else {
+            guard let changed = try stageWrite(isNew: isNew, schema: schema, stamps: true, store: store) else {
                 finishSave(isNew: isNew, validated: validated)
                 return .done
             }

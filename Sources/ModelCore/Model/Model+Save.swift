@@ -170,7 +170,7 @@ extension ModelProtocol {
     private func write(
         isNew: Bool, store: any PersistenceAdapter, schema: ModelSchema, stamps: Bool, undoing before: RecordState
     ) throws {
-        guard let changed = try stageWrite(isNew: isNew, schema: schema, stamps: stamps) else { return }
+        guard let changed = try stageWrite(isNew: isNew, schema: schema, stamps: stamps, store: store) else { return }
         let written: StoreWrite
         if isNew {
             let (id, stored) = try store.insertReturningStored(__values, into: schema)
@@ -202,7 +202,7 @@ extension ModelProtocol {
     /// Stamps timestamps, gives a new record its generated id and checks a stored one's:
     /// the row in ``ModelObject/__values`` is then the one to write. Returns the changed
     /// slots of an update (empty for an insert), or nil when an update has nothing to write.
-    package func stageWrite(isNew: Bool, schema: ModelSchema, stamps: Bool) throws -> [Int]? {
+    package func stageWrite(isNew: Bool, schema: ModelSchema, stamps: Bool, store: any PersistenceAdapter) throws -> [Int]? {
         if isNew {
             stampFieldTimestamps(schema, isNew: true)
             if schema.createdAtIndex != nil || schema.updatedAtIndex != nil {
@@ -215,6 +215,7 @@ extension ModelProtocol {
                 case .autoIncrement: break
                 case .uuid: _assign(.uuid(UUID()), at: 0)
                 case .provided:
+                    if store.assignsIDs(for: schema) { break }  // the insert's answer carries it
                     throw ModelError(
                         .missingID, model: schema.modelName,
                         message: "\(schema.modelName) uses \(IDValue.self) ids, which the caller must set before the first save")

@@ -57,6 +57,12 @@ public protocol PersistenceAdapter: AnyObject, Sendable {
     /// ``StoreError`` `.invalidRequest`.
     func aggregate(_ query: StoreQuery) throws -> [AggregateGroup]
 
+    /// Whether the store gives a new record of `schema` its id when the record has none,
+    /// for models whose ids the caller otherwise sets (`String` ids): an API that assigns
+    /// them (RESTAdapter with ``RESTIDAssignment/server``). The insert's answer carries the
+    /// id. Default: false.
+    func assignsIDs(for schema: ModelSchema) -> Bool
+
     /// Runs `body` atomically: if it throws, every write it made is undone. A nested call
     /// is a savepoint: throwing undoes exactly that level. Other threads' writes wait
     /// until the outermost level ends.
@@ -80,6 +86,9 @@ public protocol PersistenceAdapter: AnyObject, Sendable {
 }
 
 extension PersistenceAdapter {
+    /// Default: the store assigns no ids but auto-increment ones.
+    public func assignsIDs(for schema: ModelSchema) -> Bool { false }
+
     /// Calls ``insert(_:into:)``: the stored row is the row sent, with its id.
     public func insertReturningStored(_ row: [ModelValue], into schema: ModelSchema) throws -> (id: ModelValue, stored: [ModelValue]?) {
         (try insert(row, into: schema), nil)

@@ -142,7 +142,7 @@ struct ListWalk {
     mutating func take(_ response: RESTResponse) throws {
         let model = resource.schema.modelName
         let url = response.url
-        for row in try adapter.rows(adapter.payload(response, resource), response, resource) {
+        for row in try adapter.rows(adapter.payload(response, resource, list: true), response, resource) {
             guard ids.insert(row[0]).inserted else {
                 throw adapter.invalid(response, model: model, "the list has id \(row[0]) twice (page \(pages)); a list must name each record once")
             }

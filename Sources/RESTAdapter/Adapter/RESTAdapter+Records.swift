@@ -82,9 +82,11 @@ extension RESTAdapter {
         return try row(payload(response, resource), response, resource)
     }
 
-    /// The `PATCH` of the changed columns (or `PUT` of them all), never the read-only ones.
+    /// The `PATCH` of the changed columns (or `PUT` of them all: configured, or clearing a
+    /// column with ``RESTClearing/put``), never the read-only ones.
     func replaceRequest(_ row: [ModelValue], changedColumns: [Int], _ resource: ResolvedResource) throws -> URLRequest {
-        let put = configuration.updateMethod == .put
+        let clears = resource.settings.clearing == .put && changedColumns.contains { $0 != 0 && row[$0].isNull }
+        let put = configuration.updateMethod == .put || clears
         var columns = put ? Array(1..<row.count) : changedColumns.filter { $0 != 0 }
         if !resource.readOnly.isEmpty { columns.removeAll { resource.readOnly.contains($0) } }
         var body = try encode(row, columns: columns, resource)

@@ -64,7 +64,7 @@ extension RESTAdapter {
 
     /// The JSON payload of a response: the configured ``RESTConfiguration/decodeResponse``
     /// hook, or the default (a 2xx status, a JSON content type, the envelope unwrapped).
-    func payload(_ response: RESTResponse, _ resource: ResolvedResource) throws -> ModelValue {
+    func payload(_ response: RESTResponse, _ resource: ResolvedResource, list: Bool = false) throws -> ModelValue {
         if let decode = configuration.decodeResponse { return try decode(response) }
         let model = resource.schema.modelName
         guard (200..<300).contains(response.status) else { throw statusError(response, model: model) }
@@ -82,7 +82,7 @@ extension RESTAdapter {
         } catch {
             throw invalid(response, model: model, "the body is not JSON: \(error)", text: Self.text(response.body))
         }
-        guard let envelope = resource.envelope else { return value }
+        guard let envelope = list ? configuration.listEnvelope ?? resource.envelope : resource.envelope else { return value }
         guard case .dictionary(let object) = value, let inner = object[envelope] else {
             throw invalid(response, model: model, "the body has no \"\(envelope)\" envelope", body: value)
         }
@@ -111,9 +111,17 @@ extension RESTAdapter {
         }
         var merged = row
         if let base {
+            // A write's answer: keys it leaves out keep the values sent.
             for k in merged.indices where k < base.count && (k > 0 || keepsID) {
                 if let key = resource.codec.key(forColumn: k), object[key] != nil { continue }
                 merged[k] = base[k]
+            }
+        } else {
+            // A stored record: an optional column whose key is absent is nil (APIs leave
+            // nulls out), not the column's default; a non-optional one takes its default
+            // (APIs leave defaults out too, and the two cannot be told apart).
+            for k in 1..<merged.count where resource.schema.columns[k].isOptional {
+                if let key = resource.codec.key(forColumn: k), object[key] == nil { merged[k] = .null }
             }
         }
         guard !merged[0].isNull else { throw invalid(response, model: model, "a \(model) object has no id", body: .dictionary(object)) }

@@ -76,7 +76,8 @@ public final class RESTAdapter: PersistenceAdapter {
     func resource(for schema: ModelSchema) throws -> ResolvedResource {
         if let done = resolved.withLock({ $0[ObjectIdentifier(schema)] }) { return done }
         try schema.validate()
-        let settings = schema.modelType.flatMap { type in registered.withLock { $0[ObjectIdentifier(type)] } } ?? RESTResource()
+        let own = schema.modelType.flatMap { type in registered.withLock { $0[ObjectIdentifier(type)] } }
+        let settings = own ?? configuration.defaultResource
         let codec: RowJSONCodec
         do {
             codec = try RowJSONCodec.codec(for: schema)
@@ -85,6 +86,7 @@ public final class RESTAdapter: PersistenceAdapter {
         }
         var readOnly = Set<Int>()
         for name in settings.readOnlyColumns {
+            if own == nil, schema.index(ofColumn: name) == nil { continue }
             guard let column = schema.index(ofColumn: name), column != 0 else {
                 throw RESTError(.route, model: schema.modelName, message: "readOnlyColumns names \(name), which is not a column other than the id")
             }
@@ -108,6 +110,12 @@ public final class RESTAdapter: PersistenceAdapter {
     // MARK: PersistenceAdapter
 
     public func prepare(_ schema: ModelSchema) throws { _ = try resource(for: schema) }
+
+    /// Whether the server assigns the ids of `schema`'s records (``RESTIDAssignment/server``):
+    /// a new record may then be saved without one, even a `String` id.
+    public func assignsIDs(for schema: ModelSchema) -> Bool {
+        (try? resource(for: schema))?.settings.idAssignment == .server
+    }
 
     public func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue {
         try insertReturningStored(row, into: schema).id

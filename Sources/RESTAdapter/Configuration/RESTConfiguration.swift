@@ -31,6 +31,9 @@ public struct RESTConfiguration: Sendable {
     public var queryEncoder: any RESTQueryEncoder = PlainQueryEncoder()
     /// The key wrapping bodies on read and write (`{"data": …}`); nil for bare bodies.
     public var envelope: String?
+    /// The key wrapping list responses only, when single objects come bare (Parse's
+    /// `{"results": […]}`); ``envelope`` (or the resource's) when nil.
+    public var listEnvelope: String?
     /// How lists spread over pages are followed.
     public var pagination = RESTPagination()
     /// How updates are sent.
@@ -50,6 +53,11 @@ public struct RESTConfiguration: Sendable {
     /// thread pool — bounds an adapter's concurrency; the session's
     /// `httpMaximumConnectionsPerHost` (16 by default) bounds its connections.
     public var maxConcurrentRequests = 64
+    /// The settings of models registered without a resource (``RESTAdapter/register(_:_:)``):
+    /// a server's conventions that hold for every collection, such as
+    /// ``RESTResource/notFoundStatuses`` or ``RESTResource/clearing``. Read-only columns a
+    /// model does not have are ignored for it.
+    public var defaultResource = RESTResource()
     /// Adjusts every request just before it is sent (sign it, add a trace id); throw to
     /// refuse it.
     public var configureRequest: (@Sendable (inout URLRequest) throws -> Void)?

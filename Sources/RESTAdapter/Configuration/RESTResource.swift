@@ -73,6 +73,10 @@ public struct RESTResource: Sendable {
     /// status here (204) counts for reads only, since it is also a successful update or
     /// delete.
     public var notFoundStatuses: Set<Int> = [404]
+    /// How an update clears an optional column (sets it to nil). `.null` (the default)
+    /// sends JSON `null` in the `PATCH`; `.put` sends such an update as a `PUT` of every
+    /// writable column, for APIs where `null` in a `PATCH` means "unchanged".
+    public var clearing: RESTClearing = .null
     /// The parts of a list query the server honours; a query using another part is
     /// refused before anything is sent (``RESTError/Kind/unsupportedQuery``).
     public var querySupport: RESTQuerySupport = .all
@@ -98,4 +102,13 @@ public struct RESTResource: Sendable {
         self.headers = headers
         self.queryEncoder = queryEncoder
     }
+}
+
+/// How an update that sets a column to nil reaches the server (``RESTResource/clearing``).
+public enum RESTClearing: Sendable {
+    /// JSON `null` for the column in the `PATCH` body.
+    case null
+    /// The update goes as a `PUT` of every writable column (a `PATCH` without nulls
+    /// otherwise).
+    case put
 }

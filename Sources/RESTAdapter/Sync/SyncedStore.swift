@@ -105,10 +105,23 @@ public final class SyncedStore: PersistenceAdapter {
     /// remote adapter belongs to the ``RESTSync`` and is closed on its own.
     public func close() throws { try local.close() }
 
+    /// Whether a tracked model's ids are the server's: a new record then takes a
+    /// provisional local id, replaced on push.
+    public func assignsIDs(for schema: ModelSchema) -> Bool {
+        tracking(schema)?.provisional ?? local.assignsIDs(for: schema)
+    }
+
     public func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue {
         guard let tracking = tracking(schema) else { return try local.insert(row, into: schema) }
         var row = current(row, schema, tracking)
-        if row[0].isNull, schema.idGeneration == .autoIncrement { row[0] = try temporaryID(schema) }
+        if row[0].isNull {
+            switch schema.idGeneration {
+            case .autoIncrement: row[0] = try temporaryID(schema)
+            // A String id the server will assign: a local one no server id looks like.
+            case .provided: row[0] = .string("local-" + UUID().uuidString.lowercased())
+            case .uuid: break
+            }
+        }
         return try local.withTransaction {
             let id = try local.insert(row, into: schema)
             try journal.record(.insert, model: schema.modelName, id: id, provisional: tracking.provisional)

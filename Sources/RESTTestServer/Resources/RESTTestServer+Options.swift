@@ -21,9 +21,23 @@ extension RESTTestServer {
         public var ignoresQuery = false
         /// The status for a missing object (404 by default; 204, 400 and 410 are common).
         public var missingStatus = 404
+        /// The status for a missing object on `PUT`, `PATCH` and `DELETE`, when it differs
+        /// from ``missingStatus`` (an API answering a missing `GET` with 204 and a missing
+        /// write with 400).
+        public var missingWriteStatus: Int?
         /// Sets `url` (the object's path) and `updated_at` (now) on every write, as APIs
         /// with server-set fields do.
         public var setsServerFields = false
+        /// Leaves keys whose value is null out of every object it answers, as many APIs do.
+        public var omitsNulls = false
+        /// Ignores keys whose value is null in a `PATCH` ("null means unchanged"); a `PUT`
+        /// still replaces the whole object.
+        public var patchNullMeansUnchanged = false
+        /// Answers as Parse Server's REST API does (see ``ParseStyle``): `objectId`,
+        /// `createdAt` and `updatedAt` set by the server, lists in `{"results": […]}`, a
+        /// create answered with `{objectId, createdAt}`, an update with `{updatedAt}`, a
+        /// delete with `{}`, a missing object with 404 `{"code": 101, …}`.
+        public var parseStyle = false
 
         /// How a server assigns ids.
         public enum IDStyle: Sendable {

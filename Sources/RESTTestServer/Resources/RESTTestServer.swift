@@ -163,6 +163,11 @@ public final class RESTTestServer: Sendable {
     }
 
     private static func route(_ request: HTTPRequest, _ options: Options, _ state: inout State) -> HTTPResponse {
+        guard options.parseStyle else { return plainRoute(request, options, &state) }
+        return ParseStyle.answer(plainRoute(ParseStyle.request(request), options, &state), to: request)
+    }
+
+    private static func plainRoute(_ request: HTTPRequest, _ options: Options, _ state: inout State) -> HTTPResponse {
         var path = request.path
         if !options.pathPrefix.isEmpty {
             guard path.hasPrefix(options.pathPrefix) else { return error(404, "no route \(path)") }
@@ -189,7 +194,10 @@ public final class RESTTestServer: Sendable {
         let id = rest[rest.startIndex + 1]
         guard let index = find(id, in: collection, state),
             scope.map({ ResourceQuery.compare(state.collections[collection]?.objects[index][$0.key] ?? .null, $0.id) == 0 }) ?? true
-        else { return error(options.missingStatus, "no \(collection) with id \(id)") }
+        else {
+            let status = request.method == "GET" ? options.missingStatus : options.missingWriteStatus ?? options.missingStatus
+            return error(status, "no \(collection) with id \(id)")
+        }
         switch request.method {
         case "GET": return respond(200, state.collections[collection]?.objects[index] ?? [:], options)
         case "DELETE":
@@ -198,9 +206,12 @@ public final class RESTTestServer: Sendable {
         case "PUT", "PATCH":
             guard var object = body(request, options) else { return error(400, "the body is not a JSON object") }
             let current = state.collections[collection]?.objects[index] ?? [:]
-            if request.method == "PATCH" { object = current.merging(object) { _, new in new } }
+            if request.method == "PATCH" {
+                if options.patchNullMeansUnchanged { object = object.filter { !$0.value.isNull } }
+                object = current.merging(object) { _, new in new }
+            }
             object["id"] = current["id"]
-            if options.setsServerFields { stamp(&object, collection) }
+            if options.setsServerFields || options.parseStyle { stamp(&object, collection, options) }
             if let field = repeatedField(object, in: collection, except: index, options, state) {
                 return error(409, "another \(collection) object has this \(field)")
             }
@@ -293,18 +304,24 @@ public final class RESTTestServer: Sendable {
                     table.nextID += 1
                 }
             }
-            if options.setsServerFields { stamp(&object, collection) }
+            if options.setsServerFields || options.parseStyle { stamp(&object, collection, options) }
             if case .int(let n) = object["id"], n >= table.nextID { table.nextID = n &+ 1 }
             return object
         }
     }
 
     /// Server-set fields: the object's path and the time of the write.
-    private static func stamp(_ object: inout [String: ModelValue], _ collection: String) {
-        object["url"] = .string("/\(collection)/\(idString(object["id"]))")
+    private static func stamp(_ object: inout [String: ModelValue], _ collection: String, _ options: Options) {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        object["updated_at"] = .string(formatter.string(from: Date()))
+        let now = ModelValue.string(formatter.string(from: Date()))
+        if options.parseStyle {
+            if object["createdAt"] == nil { object["createdAt"] = now }
+            object["updatedAt"] = now
+            return
+        }
+        object["url"] = .string("/\(collection)/\(idString(object["id"]))")
+        object["updated_at"] = now
     }
 
     /// The index of the object with `id`; UUIDs compare without regard to case, as a
@@ -338,6 +355,8 @@ public final class RESTTestServer: Sendable {
     private static func respond(
         _ status: Int, _ payload: ModelValue, _ options: Options, headers: [(name: String, value: String)] = []
     ) -> HTTPResponse {
+        var payload = payload
+        if options.omitsNulls { payload = withoutNulls(payload) }
         let wrapped = options.envelope.map { ModelValue.dictionary([$0: payload]) } ?? payload
         return .json(status, ModelJSON.serialize(wrapped), headers: headers)
     }
@@ -346,6 +365,15 @@ public final class RESTTestServer: Sendable {
         _ status: Int, _ object: [String: ModelValue], _ options: Options, headers: [(name: String, value: String)] = []
     ) -> HTTPResponse {
         respond(status, .dictionary(object), options, headers: headers)
+    }
+
+    /// An object (or each object of a list) without its null values.
+    private static func withoutNulls(_ payload: ModelValue) -> ModelValue {
+        switch payload {
+        case .dictionary(let object): .dictionary(object.filter { !$0.value.isNull })
+        case .array(let items): .array(items.map(withoutNulls))
+        default: payload
+        }
     }
 
     private static func error(_ status: Int, _ message: String) -> HTTPResponse {
