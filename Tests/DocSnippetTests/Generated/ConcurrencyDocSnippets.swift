@@ -93,7 +93,7 @@ func ConcurrencyDoc_transfer(_ amount: Int, from fromID: Int64, to toID: Int64, 
     }
 }
 
-// Docs/Concurrency.md, snippet 6 (line 244)
+// Docs/Concurrency.md, snippet 6 (line 251)
 func ConcurrencyDoc_countLongBooks() async throws -> Int {
     // A detached task gets a Sendable result (a count), never the records themselves.
     let task = Task.detached { try await ConcurrencyDoc_Book.query().where(\.pages > 300).count() }
@@ -133,7 +133,7 @@ extension ConcurrencyDoc {
         _ = context
     }
 
-    /// Docs/Concurrency.md, snippet 6 (line 244).
+    /// Docs/Concurrency.md, snippet 6 (line 251).
     static func snippet6(_ context: Context) throws {
         _ = context
     }

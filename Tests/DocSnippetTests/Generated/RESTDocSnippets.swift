@@ -34,14 +34,14 @@ func RESTDoc_connect(to base: URL) -> RESTAdapter {
     return api
 }
 
-// Docs/REST.md, snippet 2 (line 137)
+// Docs/REST.md, snippet 2 (line 150)
 final class RESTDoc_Note: Model {
     @Column var title: String = ""
     @Column var updatedAt: Date?
     init() {}
 }
 
-// Docs/REST.md, snippet 3 (line 202)
+// Docs/REST.md, snippet 3 (line 215)
 final class RESTDoc_Todo: Model {
     typealias IDValue = UUID
     @Column var title: String = ""
@@ -51,7 +51,7 @@ final class RESTDoc_Todo: Model {
     init() {}
 }
 
-// Docs/REST.md, snippet 3 (line 202)
+// Docs/REST.md, snippet 3 (line 215)
 func RESTDoc_todoAPI(token: String) -> RESTAdapter {
     var configuration = RESTConfiguration()
     configuration.tokenProvider = StaticToken(token)
@@ -69,7 +69,31 @@ func RESTDoc_todoAPI(token: String) -> RESTAdapter {
     return api
 }
 
-// Docs/REST.md, snippet 4 (line 271)
+// Docs/REST.md, snippet 4 (line 297)
+final class RESTDoc_GameScore: Model {
+    typealias IDValue = String
+    @Column var playerName: String = ""
+    @Column var score: Int = 0
+    @Column var createdAt: Date?
+    @Column var updatedAt: Date?
+    init() {}
+
+    static var jsonMapping: JSONMapping<RESTDoc_GameScore> { JSONMapping(keyCase: .lowerCamelCase).key("objectId", for: "id") }
+}
+
+// Docs/REST.md, snippet 4 (line 297)
+func RESTDoc_parseAPI(appID: String) -> RESTAdapter {
+    var configuration = RESTConfiguration()
+    configuration.headers["X-Parse-Application-Id"] = appID
+    configuration.updateMethod = .put                    // Parse updates with PUT
+    configuration.listEnvelope = "results"               // lists only; objects come bare
+    configuration.queryEncoder = ParseQueryEncoder()     // where={"score":{"$gt":10}}
+    let api = RESTAdapter(baseURL: URL(string: "https://parse.example.com/parse/classes")!, configuration: configuration)
+    api.register(RESTDoc_GameScore.self, RESTResource(collectionPath: "RESTDoc_GameScore", idAssignment: .server, readOnlyColumns: ["created_at", "updated_at"]))
+    return api
+}
+
+// Docs/REST.md, snippet 5 (line 334)
 func RESTDoc_flakyServer() throws -> RESTTestServer {
     let server = try RESTTestServer(options: .init(pageSize: 50))
     server.inject(.status(503, retryAfter: "1"))        // the next request
@@ -97,7 +121,7 @@ extension RESTDoc {
 
     }
 
-    /// Docs/REST.md, snippet 2 (line 137).
+    /// Docs/REST.md, snippet 2 (line 150).
     static func snippet2(_ context: Context) throws {
 
 
@@ -114,15 +138,22 @@ extension RESTDoc {
         show(server, sync, pulled, draft, pushed)
     }
 
-    /// Docs/REST.md, snippet 3 (line 202).
+    /// Docs/REST.md, snippet 3 (line 215).
     static func snippet3(_ context: Context) throws {
         _ = context
 
 
     }
 
-    /// Docs/REST.md, snippet 4 (line 271).
+    /// Docs/REST.md, snippet 4 (line 297).
     static func snippet4(_ context: Context) throws {
+        _ = context
+
+
+    }
+
+    /// Docs/REST.md, snippet 5 (line 334).
+    static func snippet5(_ context: Context) throws {
         _ = context
 
     }
@@ -133,4 +164,5 @@ extension RESTDoc {
     @Test func snippet2() throws { try privately { try RESTDoc.withContext { try RESTDoc.snippet2($0) } } }
     @Test func snippet3() throws { try privately { try RESTDoc.withContext { try RESTDoc.snippet3($0) } } }
     @Test func snippet4() throws { try privately { try RESTDoc.withContext { try RESTDoc.snippet4($0) } } }
+    @Test func snippet5() throws { try privately { try RESTDoc.withContext { try RESTDoc.snippet5($0) } } }
 }

@@ -18,6 +18,13 @@ extension SourceRESTAdapterDoc {
         try show(api.withHeaders(["Idempotency-Key": order.key]) { try order.save() })
     }
 
+    /// Sources/RESTAdapter/Adapter/RESTAdapter+Headers.swift, snippet 2.
+    static func RESTAdapterHeaders2(_ given: Context) async throws {
+        let api = given.api
+        let order = given.order
+        try show(await api.withHeaders(["Idempotency-Key": order.key]) { try await order.save() })
+    }
+
     /// Sources/RESTAdapter/Adapter/RESTAdapter.swift, snippet 1.
     static func RESTAdapter1(_ given: Context) throws {
         let api = RESTAdapter(baseURL: URL(string: "https://api.example.com")!)
