@@ -55,6 +55,8 @@ import Testing
         let serverID = try #require(server.objects(in: "todos").first?["id"])
         #expect(serverID != .string(localID.uuidString.lowercased()), "the server assigned its own id")
         #expect(serverID == .string(todo.id?.uuidString.lowercased() ?? ""), "the instance held took the server's id")
+        #expect(todo.url == "/todos/\(todo.id?.uuidString.lowercased() ?? "")", "and the fields the server set")
+        #expect(todo.updatedAt != nil && !todo.isDirty)
         #expect(try Todo.all(in: sync.store).count == 1)
         #expect(try sync.pull(Todo.self).inserted == 0, "the next pull does not duplicate it")
         #expect(try Todo.all(in: sync.store).count == 1)

@@ -65,9 +65,11 @@ package enum ProvisionalIdentities {
 
     /// The record `old` of `schema` in `store` now has the id `new` (the server's, or
     /// another provisional one when `stillProvisional`): every live instance inserted with
-    /// `old` takes `new`, and is forgotten unless the new id is provisional too.
+    /// `old` takes `new` — and the values of `stored` (what the server set) for the columns
+    /// it has not changed since — and is forgotten unless the new id is provisional too.
     package static func rekey(
-        store: ObjectIdentifier, schema: ModelSchema, from old: ModelValue, to new: ModelValue, stillProvisional: Bool = false
+        store: ObjectIdentifier, schema: ModelSchema, from old: ModelValue, to new: ModelValue, stored: [ModelValue]? = nil,
+        stillProvisional: Bool = false
     ) {
         let records = table.withLock { table in
             let moved = table.records.removeValue(forKey: Key(store: store, schema: ObjectIdentifier(schema), id: old)) ?? []
@@ -78,11 +80,27 @@ package enum ProvisionalIdentities {
             guard let record = weak.record, record.__values.first == old else { continue }
             record._assign(new, at: 0)
             if !record.__baseline.isEmpty { record.__baseline[0] = new }
+            if let stored { adopt(stored, into: record) }
         }
     }
 
-    /// The record `id` was pushed and keeps its id: forget its instances.
-    package static func settle(store: ObjectIdentifier, schema: ModelSchema, id: ModelValue) {
-        _ = table.withLock { $0.records.removeValue(forKey: Key(store: store, schema: ObjectIdentifier(schema), id: id)) }
+    /// The record `id` was pushed and keeps its id: its live instances take the values of
+    /// `stored` for the columns they have not changed since, and are forgotten.
+    package static func settle(store: ObjectIdentifier, schema: ModelSchema, id: ModelValue, stored: [ModelValue]? = nil) {
+        let records = table.withLock { $0.records.removeValue(forKey: Key(store: store, schema: ObjectIdentifier(schema), id: id)) } ?? []
+        guard let stored else { return }
+        for weak in records {
+            if let record = weak.record, record.__values.first == id { adopt(stored, into: record) }
+        }
+    }
+
+    /// What the server stored, into a saved instance: each column whose value is still the
+    /// saved one (not edited since) takes the stored value, which becomes the saved one.
+    private static func adopt(_ stored: [ModelValue], into record: ModelObject) {
+        guard stored.count == record.__values.count, record.__baseline.count == stored.count else { return }
+        for k in 1..<stored.count where record.__values[k] == record.__baseline[k] && stored[k] != record.__values[k] {
+            record._assign(stored[k], at: k)
+            record.__baseline[k] = stored[k]
+        }
     }
 }

@@ -89,9 +89,9 @@ extension RESTSync {
             }
             if assigned != entry.id {
                 outcome.serverID = assigned
-                ProvisionalIdentities.rekey(store: storeID, schema: schema, from: entry.id, to: assigned)
+                ProvisionalIdentities.rekey(store: storeID, schema: schema, from: entry.id, to: assigned, stored: settled)
             } else {
-                ProvisionalIdentities.settle(store: storeID, schema: schema, id: entry.id)
+                ProvisionalIdentities.settle(store: storeID, schema: schema, id: entry.id, stored: settled)
             }
             report.inserted += 1
         case .update:
