@@ -7,15 +7,8 @@ import Testing
 /// blocking-pool thread per request), bounded by `maxConcurrentRequests`, with the same
 /// requests, answers, headers and tokens as the synchronous calls.
 @Suite struct RESTAsyncTests {
-    /// A todo with server-set fields.
-    final class Todo: Model {
-        typealias IDValue = UUID
-        static var tableName: String { "todos" }
-        @Column var title: String = ""
-        @Column var url: String?
-        @Column var updatedAt: Date?
-        init() {}
-    }
+    /// A todo with a UUID id and server-set fields.
+    typealias Todo = RESTThirdPartyAPITests.Todo
 
     /// Runs `count` concurrent async finds of company 1 and returns their names.
     private func concurrentFinds(_ count: Int, _ adapter: RESTAdapter) async throws -> [String?] {
