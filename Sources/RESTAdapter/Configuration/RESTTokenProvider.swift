@@ -81,9 +81,21 @@ public final class RefreshingToken: RESTTokenProvider {
         }
     }
 
-    /// The cached token at once; a fetch runs on a blocking-pool thread.
+    /// The cached token at once; a fetch runs on a thread of its own (fetches are rare, and
+    /// this way a busy blocking pool never delays one).
     public func token() async throws -> String? {
         if let token = cached.withLock({ $0 }) { return token }
-        return try await BlockingPool.shared.run { [self] in try token() }
+        return try await onOwnThread { try self.token() }
+    }
+
+    /// ``refresh(rejected:)`` on a thread of its own.
+    public func refresh(rejected: String?) async throws -> String? {
+        try await onOwnThread { try self.refresh(rejected: rejected) }
+    }
+
+    private func onOwnThread(_ body: @escaping @Sendable () throws -> String?) async throws -> String? {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
     }
 }
