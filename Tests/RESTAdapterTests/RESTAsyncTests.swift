@@ -72,6 +72,29 @@ import Testing
         #expect(f.server.requests.count == 2)
     }
 
+    @Test(.timeLimit(.minutes(1))) func closingFromTheCooperativePoolWaitsForTransfersNotTasks() async throws {
+        let f = try RESTFixture()
+        f.server.seed("companies", [["name": "Acme"]])
+        f.server.inject(.delay(.milliseconds(500)), method: "GET")
+        let adapter = f.adapter
+        let request = Task { try await Company.find(1, in: adapter)?.name }
+        while f.server.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        // Occupy every cooperative thread: one closes the adapter (waiting for the transfer
+        // in flight), the others block until it has. The request's task cannot run meanwhile,
+        // so a close that waited for it would never return.
+        let width = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        let closed = DispatchSemaphore(value: 0)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try? adapter.close()
+                for _ in 1..<width { closed.signal() }
+            }
+            for _ in 1..<width { group.addTask { closed.wait() } }
+        }
+        #expect(try await request.value == "Acme", "the answer arrived before the close finished")
+        await #expect(throws: StoreError.self) { try await Company.find(1, in: adapter) }
+    }
+
     @Test func asyncHeadersFollowTheTaskAndItsChildren() async throws {
         let f = try RESTFixture()
         f.server.seed("companies", [["name": "Acme"]])

@@ -101,7 +101,8 @@ public final class RESTAdapter: PersistenceAdapter {
         return resource
     }
 
-    /// Closes the adapter: waits for the requests in flight on other threads, then
+    /// Closes the adapter: waits for the requests in flight (their transfers, which end
+    /// without needing the calling tasks to run, so closing from async code is safe), then
     /// invalidates its own session (a session passed to ``init(baseURL:configuration:session:)``
     /// only lent its configuration and is left to its owner). Later calls throw ``StoreError`` `.closed`; closing again does
     /// nothing.

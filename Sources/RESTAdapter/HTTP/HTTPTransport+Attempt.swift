@@ -18,18 +18,40 @@ extension HTTPTransport {
         if cancellation?.isCancelled == true { throw CancellationError() }
     }
 
+    /// A call after ``close()``: ``StoreError`` `.closed`.
+    func refuseIfClosed(_ request: URLRequest) throws {
+        if gate.isClosed { throw StoreError.closed("REST store for \(request.url?.host ?? "?")") }
+    }
+
+    /// Starts a transfer that holds a slot of the limiter (taken by the caller) and a place
+    /// in the close gate until the session reports its end.
+    private func start(_ request: URLRequest, _ onFinish: @escaping @Sendable (TransferResult) -> Void) throws -> URLSessionDataTask {
+        do {
+            try gate.enter { StoreError.closed("REST store for \(request.url?.host ?? "?")") }
+        } catch {
+            limiter.release()
+            throw error
+        }
+        let transfer = Transfer(limit: configuration.maxResponseBytes) { [gate, limiter] result in
+            gate.leave()
+            limiter.release()
+            onFinish(result)
+        }
+        return delegate.start(request, on: session, transfer)
+    }
+
     /// One attempt, blocking the calling thread.
     func once(_ request: URLRequest, timeout: Duration, model: String?) throws -> HTTPExchange.Outcome {
         let cancellation = BlockingCancellation.current
         let box = Locked<TransferResult?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let transfer = Transfer(limit: configuration.maxResponseBytes) { result in
+        // Already cancelled: nothing is started, so the request is never sent.
+        if cancellation?.isCancelled == true { throw CancellationError() }
+        limiter.acquireBlocking()
+        let task = try start(request) { result in
             box.withLock { $0 = result }
             done.signal()
         }
-        // Already cancelled: nothing is started, so the request is never sent.
-        if cancellation?.isCancelled == true { throw CancellationError() }
-        let task = delegate.start(request, on: session, transfer)
         var token: Int?
         if let cancellation {
             token = cancellation.onCancel { task.cancel() }
@@ -50,12 +72,15 @@ extension HTTPTransport {
     /// (the transfer is cancelled; `CancellationError`).
     func once(_ request: URLRequest, timeout: Duration, model: String?) async throws -> HTTPExchange.Outcome {
         try Task.checkCancellation()
+        try await limiter.acquire()
         let waiting = PendingAttempt(timeouts)
+        // The transfer may end before the continuation is installed: `end` keeps how, and
+        // `install` resumes at once then.
+        let task = try start(request) { result in waiting.end(.finished(result)) }
         let ending = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PendingAttempt.Ending, any Error>) in
                 waiting.install(continuation)
-                let transfer = Transfer(limit: configuration.maxResponseBytes) { result in waiting.end(.finished(result)) }
-                waiting.started(delegate.start(request, on: session, transfer), timeout: Self.seconds(timeout))
+                waiting.started(task, timeout: Self.seconds(timeout))
             }
         } onCancel: {
             waiting.end(.cancelled)

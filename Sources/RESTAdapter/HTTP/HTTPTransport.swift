@@ -22,9 +22,9 @@ final class HTTPTransport: Sendable {
     /// Where credentials may go: the base URL's scheme, host and port.
     let origin: RESTOrigin
     /// Requests in flight, so ``close(_:)`` waits for them.
-    private let gate = CloseGate()
+    let gate = CloseGate()
     /// Requests in flight at once (``RESTConfiguration/maxConcurrentRequests``).
-    private let limiter: RequestLimiter
+    let limiter: RequestLimiter
     /// The timeouts of async attempts in flight.
     let timeouts = AttemptTimeouts()
 
@@ -52,6 +52,10 @@ final class HTTPTransport: Sendable {
 
     /// Waits for the requests in flight, then refuses new ones (``StoreError`` `.closed`)
     /// and invalidates the session (always the transport's own).
+    ///
+    /// "In flight" is per transfer, and a transfer leaves when the session's delegate
+    /// reports its end: waiting never depends on a task resuming, so closing from the
+    /// cooperative pool cannot wait for work that needs a cooperative thread.
     func close() {
         guard gate.close() else { return }
         session.finishTasksAndInvalidate()
@@ -69,10 +73,7 @@ final class HTTPTransport: Sendable {
     /// - Parameter deadline: when the whole call must be done (every page of a list shares
     ///   one); by default the configured ``RESTConfiguration/deadline`` from now.
     func send(_ request: URLRequest, model: String?, deadline: ContinuousClock.Instant? = nil) throws -> RESTResponse {
-        try gate.enter { StoreError.closed("REST store for \(request.url?.host ?? "?")") }
-        defer { gate.leave() }
-        limiter.acquireBlocking()
-        defer { limiter.release() }
+        try refuseIfClosed(request)
         var exchange = HTTPExchange(request, transport: self, model: model, deadline: deadline)
         let provider = configuration.tokenProvider
         if exchange.credentialed { exchange.use(token: try provider?.token()) }
@@ -93,10 +94,7 @@ final class HTTPTransport: Sendable {
     /// flight (and while it waits for a slot, a retry or a token) without holding a thread.
     /// Cancelling the task cancels the request in flight.
     func send(_ request: URLRequest, model: String?, deadline: ContinuousClock.Instant? = nil) async throws -> RESTResponse {
-        try gate.enter { StoreError.closed("REST store for \(request.url?.host ?? "?")") }
-        defer { gate.leave() }
-        try await limiter.acquire()
-        defer { limiter.release() }
+        try refuseIfClosed(request)
         var exchange = HTTPExchange(request, transport: self, model: model, deadline: deadline)
         let provider = configuration.tokenProvider
         if exchange.credentialed, let provider { exchange.use(token: try await provider.token()) }
