@@ -73,6 +73,55 @@ enum AsyncChecks {
         }
         c.expect(try await cancelled.value, "a cancelled task's async save throws CancellationError and saves nothing")
         c.equal(try await ConformanceHooked.count(), 2, "nothing saved by the cancelled task")
+
+        let blocking = try syncHookLog()
+        let suspending = try await asyncHookLog()
+        c.equal(suspending, blocking, "async save and destroy run the hooks of the sync ones, in the same order")
+        c.equal(
+            blocking,
+            [
+                "beforeSave", "beforeCreate", "afterCreate", "afterSave", "beforeSave", "beforeUpdate", "afterUpdate", "afterSave",
+                "beforeDestroy", "beforeDelete", "afterDelete", "afterDestroy", "beforeDestroy", "beforeDelete", "beforeDestroy",
+                "beforeDelete", "afterDelete", "afterDestroy",
+            ], "the documented hook order of save and destroy (a declining beforeDelete stops before anything changes)")
+        c.equal(try await ConformanceHooked.count(), 2, "the hook-order records are gone again")
+    }
+
+    /// The hooks a create, an update, a destroy, a declined destroy and a destroy run,
+    /// through the synchronous API (a sync function: async code picks the async forms).
+    private static func syncHookLog() throws -> [String] {
+        let record = ConformanceHooked()
+        record.name = "hooks"
+        try record.save()
+        record.name = "hooks, renamed"
+        try record.save()
+        _ = try record.destroy()
+        let first = record.log
+        record.decline = ["beforeDelete"]
+        try record.save()
+        record.log = []
+        let declined = try record.destroy()
+        record.decline = []
+        _ = try record.destroy()
+        return first + (declined ? ["declined destroy went ahead"] : []) + record.log
+    }
+
+    /// ``syncHookLog()`` through the async API.
+    private static func asyncHookLog() async throws -> [String] {
+        let record = ConformanceHooked()
+        record.name = "hooks"
+        try await record.save()
+        record.name = "hooks, renamed"
+        try await record.save()
+        _ = try await record.destroy()
+        let first = record.log
+        record.decline = ["beforeDelete"]
+        try await record.save()
+        record.log = []
+        let declined = try await record.destroy()
+        record.decline = []
+        _ = try await record.destroy()
+        return first + (declined ? ["declined destroy went ahead"] : []) + record.log
     }
 
     static func observation(_ c: ConformanceChecker) async throws {

@@ -279,7 +279,7 @@ extension ModelObject {
 }
 
 /// A record's persistence state, captured so a failed or rolled-back write can restore it.
-package struct RecordState {
+package struct RecordState: Sendable {
     let values: [ModelValue]
     let baseline: [ModelValue]
     let isPersisted: Bool

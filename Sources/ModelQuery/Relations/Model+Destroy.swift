@@ -12,31 +12,68 @@ extension ModelProtocol {
     /// SQL `ON DELETE` action would (grandchildren under `.destroy`/`.delete` are
     /// bulk-deleted, under `.nullify` unlinked, under `.restrict` refuse); `.nullify`
     /// clears their foreign key. The whole cascade is one store
-    /// transaction: if any step fails or a hook declines, nothing is deleted. A record met
-    /// again while it is being destroyed (a cycle) is skipped, so cycles end.
+    /// transaction: if any step fails, nothing is deleted. A record met again while it is
+    /// being destroyed (a cycle) is skipped, so cycles end.
+    ///
+    /// Hook order, the same for the async form: `beforeDestroy`, `beforeDelete` (either may
+    /// decline: nothing has changed then), the delete rules and the delete in one store
+    /// transaction, then `afterDelete` and `afterDestroy`.
     ///
     /// - Returns: `false` when `beforeDestroy` or `beforeDelete` declined (nothing changed).
     @discardableResult
     public func destroy() throws -> Bool {
+        let (schema, store) = try destroyTarget()
+        guard let start = try beginDestroy(schema: schema, store: store) else { return !isAlive(schema) }
+        try Self.destroyRows(start)
+        finishDestroy(start)
+        return true
+    }
+
+    /// The record's schema and store, or ``ModelError`` `.notPersisted`.
+    package func destroyTarget() throws -> (ModelSchema, any PersistenceAdapter) {
         let schema = recordSchema
         try schema.validate()
         guard __isPersisted, let store = __home else {
             throw ModelError(.notPersisted, model: schema.modelName, message: "destroy() needs a saved record")
         }
-        let key = DestroyGuard.Key(schema: ObjectIdentifier(schema), id: __baseline[0])
-        guard DestroyGuard.enter(key) else { return true }  // already being destroyed further up
-        defer { DestroyGuard.leave(key) }
-        guard try beforeDestroy() else { return false }
-        do {
-            try store.transaction {
-                try Self.applyDeleteRules(schema.relations(), id: __baseline[0], schema: schema, store: store)
-                guard try delete() else { throw DestroyDeclined() }
+        return (schema, store)
+    }
+
+    /// Whether the record is not being destroyed further up this thread's cascade.
+    private func isAlive(_ schema: ModelSchema) -> Bool {
+        !DestroyGuard.isActive(DestroyGuard.Key(schema: ObjectIdentifier(schema), id: __baseline[0]))
+    }
+
+    /// The first steps of a destroy, in the caller's isolation: the before-hooks. Nil when
+    /// one declined, or when the record is being destroyed further up this cascade (a
+    /// cycle: nothing runs again).
+    package func beginDestroy(schema: ModelSchema, store: any PersistenceAdapter) throws -> DestroyStart? {
+        guard isAlive(schema) else { return nil }
+        guard try beforeDestroy(), try beforeDelete() else { return nil }
+        return DestroyStart(schema: schema, store: store, id: __baseline[0], relations: try schema.relations(), before: state)
+    }
+
+    /// The store work of a destroy, on any thread (no record of the caller is touched):
+    /// the delete rules and the delete, as one store transaction.
+    package static func destroyRows(_ start: DestroyStart) throws {
+        let (schema, store, id) = (start.schema, start.store, start.id)
+        let key = DestroyGuard.Key(schema: ObjectIdentifier(schema), id: id)
+        let entered = DestroyGuard.enter(key)
+        defer { if entered { DestroyGuard.leave(key) } }
+        try store.transaction {
+            try applyDeleteRules(start.relations, id: id, schema: schema, store: store)
+            guard try store.delete(id: id, from: schema) else {
+                throw ModelError(.recordNotFound, model: schema.modelName, id: id, message: "the record is no longer stored")
             }
-        } catch is DestroyDeclined {
-            return false
         }
+    }
+
+    /// The last steps of a destroy, in the caller's isolation: the record is new again,
+    /// the change is recorded, and the after-hooks run.
+    package func finishDestroy(_ start: DestroyStart) {
+        didDelete(store: start.store, schema: start.schema, undoing: start.before)
+        afterDelete()
         afterDestroy()
-        return true
     }
 
     /// Applies each relation's rule to the records related to `id` (restrict first).
@@ -90,8 +127,16 @@ extension ModelProtocol {
     }
 }
 
-/// Thrown inside `destroy()`'s transaction to roll back when `beforeDelete` declines.
-private struct DestroyDeclined: Error {}
+/// A destroy between its before-hooks and its store work: `Sendable` values only, so the
+/// store work can run on another thread.
+package struct DestroyStart: Sendable {
+    let schema: ModelSchema
+    let store: any PersistenceAdapter
+    let id: ModelValue
+    let relations: [Relation]
+    /// The record's state before, for the change record's undo.
+    let before: RecordState
+}
 
 /// The records being destroyed on this thread, so a cascade that comes back to one of
 /// them (a cycle) stops instead of looping.
@@ -110,4 +155,6 @@ enum DestroyGuard {
     }
 
     static func leave(_ key: Key) { active.value?.keys.remove(key) }
+
+    static func isActive(_ key: Key) -> Bool { active.value?.keys.contains(key) ?? false }
 }

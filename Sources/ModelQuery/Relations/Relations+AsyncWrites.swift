@@ -3,43 +3,21 @@
 /// isolation; the store work — the delete rules over related rows, which load their own
 /// records on the pool thread and hand none back — runs on ``BlockingPool``.
 extension ModelProtocol {
-    /// Deletes the record honouring its relations' rules (async; see ``destroy()``).
-    ///
-    /// Order: `beforeDestroy`, `beforeDelete` (either may decline: nothing changes), then
-    /// the delete rules and the delete as one store transaction, then `afterDelete` and
-    /// `afterDestroy`. (The synchronous form runs `beforeDelete` after the rules, inside
-    /// the transaction.)
+    /// Deletes the record honouring its relations' rules (async; see ``destroy()``): the
+    /// same steps and hook order as the synchronous form — the before-hooks and the
+    /// after-hooks here, the store work (rules and delete, one transaction) on the pool.
     @discardableResult
     nonisolated(nonsending) public func destroy() async throws -> Bool {
         try Task.checkCancellation()
-        let schema = recordSchema
-        try schema.validate()
-        guard __isPersisted, let store = __home else {
-            throw ModelError(.notPersisted, model: schema.modelName, message: "destroy() needs a saved record")
-        }
+        let (schema, store) = try destroyTarget()
         try AsyncTransaction.checkRecordWrite(on: store, model: schema.modelName)
         if TransactionContext.isOpen(on: store) { return try destroyNow() }  // an async transaction's own thread
         if let inline = store as? any InlineRunningAdapter, let done = try inline.runInlineIfFree({ try destroyNow() }) {
             return done
         }
-        guard try beforeDestroy(), try beforeDelete() else { return false }
-        let before = state
-        let id = __baseline[0]
-        let relations = try schema.relations()
-        try await BlockingPool.shared.run(on: store) {
-            let key = DestroyGuard.Key(schema: ObjectIdentifier(schema), id: id)
-            _ = DestroyGuard.enter(key)
-            defer { DestroyGuard.leave(key) }
-            try store.transaction {
-                try Self.applyDeleteRules(relations, id: id, schema: schema, store: store)
-                guard try store.delete(id: id, from: schema) else {
-                    throw ModelError(.recordNotFound, model: schema.modelName, id: id, message: "the record is no longer stored")
-                }
-            }
-        }
-        didDelete(store: store, schema: schema, undoing: before)
-        afterDelete()
-        afterDestroy()
+        guard let start = try beginDestroy(schema: schema, store: store) else { return false }
+        try await BlockingPool.shared.run(on: store) { try Self.destroyRows(start) }
+        finishDestroy(start)
         return true
     }
 

@@ -74,7 +74,7 @@ extension ModelsDoc {
         show(order)
     }
 
-    /// Docs/Models.md, snippet 6 (line 136).
+    /// Docs/Models.md, snippet 6 (line 143).
     static func snippet6(_ context: Context) throws {
         let todo = context.todo
         show(todo.isNew)        // never saved (or deleted)
@@ -84,7 +84,7 @@ extension ModelsDoc {
         try show(todo.reload()) // values from the store
     }
 
-    /// Docs/Models.md, snippet 7 (line 149).
+    /// Docs/Models.md, snippet 7 (line 156).
     static func snippet7(_ context: Context) throws {
         let todo = try ModelsDoc_Todo(["name": "walk", "due_date": "2012-09-15"])   // all or nothing
         try show(todo.set("due_date", to: "2012-09-19"))
