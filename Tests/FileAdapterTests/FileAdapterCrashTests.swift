@@ -7,11 +7,11 @@ import Testing
     /// Kills a process that saves in a loop at random moments (while it writes, renames or
     /// fills its store), 100 times per layout, and checks that each file is always one
     /// whole save, and never older than the last save the side log acknowledged.
-    @Test(arguments: ["archive", "archive-files"]) func killingAWriterLeavesTheLastAcknowledgedSave(_ mode: String) throws {
+    @Test(arguments: ["archive", "archive-files"]) func killingAWriterLeavesTheLastAcknowledgedSave(_ mode: String) async throws {
         let helper = try #require(crashHelper, "CrashHelper was not built")
-        try withTemporaryDirectory { directory in
+        try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("crash.archive").path
-            let (kills, inFlight) = try runKillRounds(helper, mode: mode, path: path, rounds: reliabilityRounds(100)) { round, acknowledged in
+            let (kills, inFlight) = try await runKillRounds(helper, mode: mode, path: path, rounds: reliabilityRounds(100)) { round, acknowledged in
                 let store: FileAdapter
                 if mode == "archive-files" {
                     store = FileAdapter(configuration: explicitSaves)

@@ -128,6 +128,40 @@ import Testing
         #expect(f.server.requests.filter { $0.method == "POST" }.allSatisfy { $0.header("Idempotency-Key") != nil })
     }
 
+    @Test(.timeLimit(.minutes(1))) func aPullReachesHeldContextRecordsAndChangeStreams() async throws {
+        let (f, sync) = try fixture()
+        f.server.seed("notes", [["title": "v1"], ["title": "gone soon"]])
+        try sync.pull(Note.self)
+        let store = sync.store
+        let context = ModelContext()
+        let held = try context.run { try #require(try Note.find(1, in: store)) }
+        let stream = ModelNotifications.changes(of: Note.self)
+
+        f.server.seed("notes", [["title": "new on the server"]])
+        f.server.clearLog()
+        let client = RESTAdapter(baseURL: f.server.baseURL)  // another client edits the server
+        let remote = try #require(try await Note.find(1, in: client))
+        remote.title = "v2"
+        try await remote.save()
+        _ = try await Note.delete(id: 2, in: client)
+        let report = try sync.pull(Note.self, deletingMissing: true)
+        #expect(report.updated == 1 && report.inserted == 1 && report.deleted == 1, "\(report)")
+
+        #expect(held.title == "v2", "the record the context holds took the pulled values")
+        #expect(!held.isDirty)
+        var seen: [String] = []
+        for await change in stream {
+            guard change.isIn(store) else {
+                #expect(change.isIn(client) && !change.isExternal, "the other client's own writes, stamped with its store")
+                continue
+            }
+            #expect(change.isExternal, "the pull's changes are marked external")
+            seen.append("\(change.action) \(change.id)")
+            if seen.count == 3 { break }
+        }
+        #expect(Set(seen) == ["update 1", "insert 3", "delete 2"])
+    }
+
     @Test func offlineWritesWaitForTheNextPush() throws {
         let (f, sync) = try fixture()
         f.server.seed("notes", [["title": "one"], ["title": "two"]])

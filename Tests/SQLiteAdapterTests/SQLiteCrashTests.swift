@@ -7,11 +7,11 @@ import Testing
     /// Kills a process in the middle of its transactions, 100 times per journal mode:
     /// reopening gives a whole transaction, never older than the last one the side log
     /// acknowledged, and a database that passes `PRAGMA integrity_check`.
-    @Test(arguments: ["sqlite-wal", "sqlite-delete"]) func killingAWriterKeepsTheLastAcknowledgedCommit(_ mode: String) throws {
+    @Test(arguments: ["sqlite-wal", "sqlite-delete"]) func killingAWriterKeepsTheLastAcknowledgedCommit(_ mode: String) async throws {
         let helper = try #require(crashHelper, "CrashHelper was not built")
-        try withTemporaryDirectory { directory in
+        try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("crash.sqlite").path
-            let (kills, inFlight) = try runKillRounds(helper, mode: mode, path: path, rounds: reliabilityRounds(100)) { round, _ in
+            let (kills, inFlight) = try await runKillRounds(helper, mode: mode, path: path, rounds: reliabilityRounds(100)) { round, _ in
                 var configuration = SQLiteConfiguration()
                 configuration.journalMode = mode == "sqlite-wal" ? .wal : .delete
                 let store = try SQLiteAdapter(path: path, configuration: configuration)

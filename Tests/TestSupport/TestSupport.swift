@@ -8,6 +8,22 @@ public func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
     return try body(url)
 }
 
+/// ``withTemporaryDirectory(_:)-(_)`` for an async body.
+public func withTemporaryDirectory<R>(_ body: (URL) async throws -> R) async throws -> R {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("swiftmodel-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: url) }
+    return try await body(url)
+}
+
+/// Runs blocking work (spawning and killing processes, sleeping) on a thread of its own,
+/// so a long test never holds a cooperative thread that other tests' tasks need.
+public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
 /// Runs a command found on `PATH` (or an absolute path) and returns its exit status and
 /// standard output (standard error is appended, so failures explain themselves).
 public func runTool(_ command: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
@@ -119,7 +135,8 @@ public func damagedVariants(of original: [UInt8], count: Int) -> [(name: String,
     return variants
 }
 
-/// Runs `rounds` rounds of ``killCrashHelper(_:mode:path:extraArguments:maxMilliseconds:)``;
+/// Runs `rounds` rounds of ``killCrashHelper(_:mode:path:extraArguments:maxMilliseconds:)``
+/// (each on a thread of its own);
 /// after each kill, `check` gets the round and the last generation the helper's side log
 /// (`<path>.acknowledged`) acknowledged, and returns the generation it found. Returns the
 /// kills, and how many rounds found the commit after the acknowledged one (on disk before
@@ -127,10 +144,14 @@ public func damagedVariants(of original: [UInt8], count: Int) -> [(name: String,
 public func runKillRounds(
     _ helper: URL, mode: String, path: String, extraArguments: [String] = [], rounds: Int,
     check: (_ round: Int, _ acknowledged: Int) throws -> Int
-) throws -> (kills: Int, inFlight: Int) {
+) async throws -> (kills: Int, inFlight: Int) {
     var kills = 0, inFlight = 0
     for round in 0..<rounds {
-        let killed = try killCrashHelper(helper, mode: mode, path: path, extraArguments: extraArguments).killed
+        // The kill (a process run, a sleep, a wait) blocks for up to 80 ms a round: on a
+        // thread of its own, 100 rounds do not hold the cooperative pool for a minute.
+        let killed = try await onOwnThread {
+            try killCrashHelper(helper, mode: mode, path: path, extraArguments: extraArguments).killed
+        }
         if killed { kills += 1 }
         let log = (try? String(contentsOfFile: path + ".acknowledged", encoding: .utf8)) ?? ""
         let acknowledged = log.split(separator: "\n").compactMap { Int($0) }.last ?? 0

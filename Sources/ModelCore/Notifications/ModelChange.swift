@@ -36,6 +36,11 @@ public struct ModelChange: Sendable, CustomStringConvertible {
     /// Rows affected (1, or the bulk count).
     public let count: Int
     package let modelType: ObjectIdentifier
+    /// The store the change was committed to (set when it is published).
+    public internal(set) var store: ObjectIdentifier?
+    /// Whether the change was committed by another party — rows a sync pull brought, another
+    /// process's commit — rather than through SwiftModel's own writes.
+    public internal(set) var isExternal = false
 
     package init(
         action: Action, schema: ModelSchema, modelType: ObjectIdentifier, id: ModelValue, values: [ModelValue],
@@ -55,6 +60,20 @@ public struct ModelChange: Sendable, CustomStringConvertible {
 
     /// Whether this change is about `type`.
     public func isAbout<M: Model>(_ type: M.Type) -> Bool { modelType == ObjectIdentifier(type) }
+
+    /// Whether the change was committed to `store`.
+    public func isIn(_ store: any PersistenceAdapter) -> Bool { self.store == ObjectIdentifier(store) }
+
+    /// A change another party committed to a row of `schema` (a sync pull, another
+    /// process), for ``CommitBus/publishExternal(_:schemas:store:)``: `values` is the row
+    /// as now stored (empty for a delete when unknown).
+    package static func external(_ action: Action, schema: ModelSchema, id: ModelValue, values: [ModelValue]) -> ModelChange {
+        var change = ModelChange(
+            action: action, schema: schema, modelType: schema.modelType.map { ObjectIdentifier($0) } ?? ObjectIdentifier(schema),
+            id: id, values: values, changedSlots: action == .update ? Array(1..<max(1, values.count)) : [])
+        change.isExternal = true
+        return change
+    }
 
     /// A new, detached instance holding the snapshot, or nil when the change is about
     /// another model or is a bulk delete.

@@ -45,13 +45,12 @@ package final class TransactionContext {
         let suppressed = ModelNotifications.areSuppressed
         let merges = RegistryHub.isActive
         guard let context = current(for: ObjectIdentifier(adapter)), !context.levels.isEmpty else {
-            let announces = !suppressed && ModelNotifications.hasListeners
-            if announces || merges {
-                let change = change()
-                if announces { ModelNotifications.deliver(change, instance: instance) }
-                if merges { RegistryHub.deliver(change, instance: instance, store: ObjectIdentifier(adapter)) }
+            guard CommitBus.hasListeners else { return }
+            if (!suppressed && ModelNotifications.hasListeners) || merges {
+                CommitBus.publish(change(), instance: instance, announce: !suppressed, schema: schema, store: ObjectIdentifier(adapter))
+            } else {
+                TableObservers.notify(store: ObjectIdentifier(adapter), schemas: [schema])
             }
-            if TableObservers.isActive { TableObservers.notify(store: ObjectIdentifier(adapter), schemas: [schema]) }
             return
         }
         let top = context.levels.count - 1
@@ -89,17 +88,7 @@ package final class TransactionContext {
         let level = finish()
         if context.levels.isEmpty {
             // Read in place: copying each entry out costs a retain and release per value.
-            level.changes.withUnsafeBufferPointer { changes in
-                if ModelNotifications.hasListeners {
-                    for k in changes.indices where changes[k].announce {
-                        ModelNotifications.deliver(changes[k].0, instance: changes[k].1)
-                    }
-                }
-                if RegistryHub.isActive {
-                    for k in changes.indices { RegistryHub.deliver(changes[k].0, instance: changes[k].1, store: key) }
-                }
-            }
-            TableObservers.notify(store: key, schemas: level.schemas)
+            level.changes.withUnsafeBufferPointer { CommitBus.publish($0, schemas: level.schemas, store: key) }
         } else {
             context.levels[context.levels.count - 1].changes += level.changes
             context.levels[context.levels.count - 1].undo += level.undo

@@ -180,7 +180,10 @@ extension RESTSync {
                 }
                 try store.journal.remove(entry)
             }
-            TableObservers.notify(store: ObjectIdentifier(store), schemas: [schema])
+            let change: ModelChange =
+                server.map { .external(.update, schema: schema, id: entry.id, values: $0) }
+                ?? .external(.delete, schema: schema, id: entry.id, values: [])
+            CommitBus.publishExternal([change], schemas: [schema], store: store)
         }
     }
 }

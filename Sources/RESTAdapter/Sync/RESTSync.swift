@@ -86,6 +86,9 @@ public final class RESTSync: Sendable {
             let local = store.local
             let journal = store.journal
             var report = SyncReport()
+            // What the pull changed locally, published after it commits (contexts, streams).
+            var changes: [ModelChange] = []
+            let publishes = CommitBus.takesChanges
             try local.withTransaction {
                 var seen = Set<ModelValue>()
                 for row in remoteRows {
@@ -102,6 +105,7 @@ public final class RESTSync: Sendable {
                             report.skipped += 1
                         } else {
                             _ = try local.insert(row, into: schema)
+                            if publishes { changes.append(.external(.insert, schema: schema, id: row[0], values: row)) }
                             report.inserted += 1
                         }
                         continue
@@ -117,6 +121,7 @@ public final class RESTSync: Sendable {
                     }
                     if decision == .takeRemote {
                         try local.update(row, changedColumns: Array(1..<row.count), in: schema)
+                        if publishes { changes.append(.external(.update, schema: schema, id: row[0], values: row)) }
                         report.updated += 1
                     } else {
                         report.skipped += 1
@@ -125,12 +130,15 @@ public final class RESTSync: Sendable {
                 if deletingMissing {
                     for row in try local.fetch(StoreQuery(schema: schema, predicate: predicate)) where !seen.contains(row[0]) {
                         guard try journal.entry(model: schema.modelName, id: row[0]) == nil else { continue }
-                        if try local.delete(id: row[0], from: schema) { report.deleted += 1 }
+                        if try local.delete(id: row[0], from: schema) {
+                            if publishes { changes.append(.external(.delete, schema: schema, id: row[0], values: row)) }
+                            report.deleted += 1
+                        }
                     }
                 }
             }
             if report.inserted + report.updated + report.deleted > 0 {
-                TableObservers.notify(store: ObjectIdentifier(store), schemas: [schema])
+                CommitBus.publishExternal(changes, schemas: [schema], store: store)
             }
             return report
         }
