@@ -92,6 +92,15 @@ extension HTTPTransport {
         }
     }
 
+    /// What a transport error says, from libcurl's text when Foundation kept it (on Linux
+    /// an oversized header set is "Too large response headers: … > 307200").
+    static func describe(_ error: URLError) -> String {
+        let text =
+            error.userInfo[NSLocalizedDescriptionKey] as? String
+            ?? (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.userInfo[NSLocalizedDescriptionKey] as? String
+        return text.map { "\($0) (URLError \(error.code.rawValue))" } ?? "URLError \(error.code.rawValue)"
+    }
+
     private func timedOut(_ request: URLRequest, _ timeout: Duration, model: String?) -> HTTPExchange.Outcome {
         .failure(RESTError(.timeout, method: request.httpMethod ?? "GET", url: request.url, model: model, message: "no response within \(timeout)"))
     }
@@ -108,11 +117,11 @@ extension HTTPTransport {
                 .responseTooLarge, method: method, url: url, model: model,
                 message: "the response body passed \(limit) bytes (\(bytes) received or declared; RESTConfiguration.maxResponseBytes)")
         case .failure(let error):
-            let sendable = (error as? URLError).map { $0 as any Error & Sendable }
+            let urlError = error as? URLError
             return .failure(
                 RESTError(
-                    .transport, method: method, url: url, underlying: sendable, model: model,
-                    message: sendable == nil ? "\(error)" : "the request failed"))
+                    .transport, method: method, url: url, underlying: urlError.map { $0 as any Error & Sendable }, model: model,
+                    message: urlError.map { "the request failed: " + Self.describe($0) } ?? "\(error)"))
         case .response(let http, let data):
             var headers: [String: String] = [:]
             for (name, value) in http.allHeaderFields {
