@@ -25,13 +25,7 @@ extension ModelProtocol {
         guard let native = AsyncStoreRoute.native(store) else {
             return try await BlockingPool.shared.run(on: store) { try findRow(key, store: store) }
         }
-        if schema.joinsContexts, let registry = RegistryScope.current {
-            switch registry.lookup(id: key, schema: schema, store: store, as: Self.self) {
-            case .hit(let record): if let record = record as? Self { return record }
-            case .deleted: return nil
-            case .miss: break
-            }
-        }
+        if let held = heldInContext(key, schema: schema, store: store) { return held }
         guard let row = try await native.find(id: key, in: schema) else { return nil }
         return try materialize(row, schema: schema, store: store)
     }

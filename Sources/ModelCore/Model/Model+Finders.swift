@@ -89,21 +89,21 @@ extension ModelProtocol {
 
     /// `find` by a stored id value: the current context's instance, or the store's row.
     package static func findRow(_ key: ModelValue, schema: ModelSchema, store: any PersistenceAdapter) throws -> Self? {
-        guard schema.joinsContexts, let registry = RegistryScope.current else {
-            guard let row = try store.find(id: key, in: schema) else { return nil }
-            try schema.checkLoaded(row)
-            let record = Self()
-            record._load(row, schema: schema, from: store)
-            return record
-        }
-        switch registry.lookup(id: key, schema: schema, store: store, as: Self.self) {
-        case .hit(let record): if let record = record as? Self { return record }
-        case .deleted: return nil
-        case .miss: break
-        }
+        if let held = heldInContext(key, schema: schema, store: store) { return held }
         guard let row = try store.find(id: key, in: schema) else { return nil }
-        try schema.checkLoaded(row)
-        return registry.resolve(row, schema: schema, store: store, as: Self.self)
+        return try materialize(row, schema: schema, store: store)
+    }
+
+    /// What the current ``ModelContext`` knows of the record `key` without reading the
+    /// store: its instance, `.some(nil)` when the context deleted it, nil when it holds
+    /// nothing (or there is no context).
+    package static func heldInContext(_ key: ModelValue, schema: ModelSchema, store: any PersistenceAdapter) -> Self?? {
+        guard schema.joinsContexts, let registry = RegistryScope.current else { return nil }
+        switch registry.lookup(id: key, schema: schema, store: store, as: Self.self) {
+        case .hit(let record): return (record as? Self).map { .some($0) }
+        case .deleted: return .some(nil)
+        case .miss: return nil
+        }
     }
 
     /// Bulk-deletes the rows a query matches and announces one change.
