@@ -13,9 +13,11 @@ import ModelEngine
 /// ```
 ///
 /// ## Threading
-/// Every call takes one recursive lock; a transaction holds it from start to end, so other
-/// threads wait (reads included) until it commits or rolls back: transactions are
-/// serialisable and never see each other's uncommitted rows.
+/// Every call takes one lock (a ``StoreLock``); a transaction owns it from start to end,
+/// so calls from outside the transaction wait (reads included) until it commits or rolls
+/// back: transactions are serialisable and never see each other's uncommitted rows. Calls
+/// inside it — from its body, or from any isolation while its ``TransactionHandle`` is
+/// active — go in.
 ///
 /// ## Transactions
 /// Each level records an undo journal of what it changed, so opening a level is O(1) and
@@ -23,7 +25,7 @@ import ModelEngine
 public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
     // @unchecked Sendable: `tables` and `journal` are only read or written while holding
     // `lock`.
-    let lock = RecursiveLock()
+    let lock = StoreLock()
     var tables: [String: ArrayTable] = [:]
     var bySchema: [ObjectIdentifier: ArrayTable] = [:]
     var lastTable: ArrayTable?
@@ -215,32 +217,6 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
         }
     }
 
-    /// Runs `body` holding the store's lock, journaling every change so a throw undoes
-    /// exactly this level. Nested calls are savepoints.
-    ///
-    /// - Complexity: O(1) to open, O(changes) to roll back.
-    public func withTransaction<R>(_ body: () throws -> R) throws -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        if closed { throw StoreError.closed(label) }
-        journal.append([])
-        let result: R
-        do {
-            result = try body()
-        } catch {
-            rollBack(journal.removeLast())
-            throw error
-        }
-        let committed = journal.removeLast()
-        if !journal.isEmpty {
-            journal[journal.count - 1] += committed
-        } else {
-            var seen = Set<ObjectIdentifier>()
-            for entry in committed where seen.insert(ObjectIdentifier(entry.table)).inserted { entry.table.compactIfWorthIt() }
-        }
-        return result
-    }
-
     /// Closes the store: waits for calls and transactions in flight on other threads (they
     /// hold the lock), then drops every row. Later calls throw ``StoreError`` `.closed`;
     /// closing again does nothing.
@@ -263,7 +239,7 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
 
     // MARK: - Internals (call with the lock held)
 
-    private func rollBack(_ entries: [Undo]) {
+    func rollBack(_ entries: [Undo]) {
         for entry in entries.reversed() {
             switch entry {
             case .inserted(let table, let id, let previousNextID):

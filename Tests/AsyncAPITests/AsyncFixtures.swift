@@ -150,6 +150,17 @@ final class Tally: Sendable {
         shelves.append(shelf)
     }
 
+    /// Renames and saves every shelf it keeps.
+    func renameAll(to name: String) async throws {
+        for shelf in shelves {
+            shelf.name = name
+            try await shelf.save()
+        }
+    }
+
+    /// Whether any shelf it keeps has unsaved changes.
+    var hasChanges: Bool { shelves.contains(where: \.isDirty) }
+
     func rename(to name: String) async throws {
         for shelf in shelves {
             shelf.name = name

@@ -136,26 +136,37 @@ import Testing
         let store = try AsyncStores.make(kind)
         _ = try AsyncStores.seed(store)
         struct Stop: Error {}
-        var refused: StoreError?
-        do {
+        await #expect(throws: Stop.self) {
             try await store.transaction { _ in
-                // A nonisolated async function runs off the transaction's thread: its store
-                // calls are handed to that thread, inside the transaction.
+                // A nonisolated async function runs off the transaction's executor: its
+                // store calls and record writes join the transaction.
                 #expect(try await Self.shortenBooks(in: store) == 3)
                 #expect(try await Book.query(in: store).where(\.pages == 1).count() == 3)
-                do {
-                    try await Self.renameFirstShelf(in: store)
-                } catch let error as StoreError {
-                    #expect(error.kind == .invalidRequest)
-                    throw error
-                }
+                try await Self.renameFirstShelf(in: store)
+                #expect(try await Shelf.query(in: store).where(\.name == "renamed").count() == 1)
                 throw Stop()
             }
-        } catch let error as StoreError {
-            refused = error
         }
-        #expect(refused?.kind == .invalidRequest)
         #expect(try await Book.query(in: store).where(\.pages == 1).count() == 0)  // rolled back
+        #expect(try await Shelf.query(in: store).where(\.name == "renamed").count() == 0)
+        try await store.transaction { _ in try await Self.renameFirstShelf(in: store) }
+        #expect(try await Shelf.query(in: store).where(\.name == "renamed").count() == 1)  // committed
+    }
+
+    @Test(arguments: AsyncStores.kinds) func aMainActorRecordWrittenInsideIsRestoredOnTheMainActor(_ kind: String) async throws {
+        let store = try AsyncStores.make(kind)
+        let editor = await ShelfEditor(store: store)
+        try await editor.add("before")
+        struct Stop: Error {}
+        await #expect(throws: Stop.self) {
+            try await store.transaction { _ in
+                try await editor.renameAll(to: "inside")
+                throw Stop()
+            }
+        }
+        #expect(try await Shelf.all(in: store).map(\.name) == ["before"])
+        #expect(await editor.names == ["inside"])  // the unsaved state from before the write
+        #expect(await editor.hasChanges)
     }
 
     nonisolated static func shortenBooks(in store: any PersistenceAdapter) async throws -> Int {

@@ -187,6 +187,7 @@ struct ModelBenchmarks {
             case "--micro-sqlite": try MicroSQLite.run(); return
             case "--micro-tx": try MicroTransaction.run(arguments.popFirst().flatMap(Int.init) ?? 100_000); return
             case "--async": try AsyncOverhead.run(arguments.popFirst().flatMap(Int.init) ?? 100_000); return
+            case "--async-tx": try AsyncTransactions.run(arguments.popFirst().flatMap(Int.init) ?? 10_000, runs: runs); return
             case "--rest": try RESTWorkloads.run(arguments.popFirst().flatMap(Int.init) ?? 1_000); return
             case "--postgres": try PostgresWorkloads.run(arguments.popFirst().flatMap(Int.init) ?? 50_000, runs: runs); return
             case "--contexts": try ContextOverhead.run(arguments.popFirst().flatMap(Int.init) ?? 100_000, runs: runs); return
@@ -200,7 +201,7 @@ struct ModelBenchmarks {
             case "--json-n": jsonN = arguments.popFirst().flatMap(Int.init) ?? jsonN
             case "--runs": runs = arguments.popFirst().flatMap(Int.init) ?? runs
             default:
-                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|relations|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--center|--no-center] [--micro] [--micro-sqlite] [--micro-tx N] [--async N] [--tx-memory N] [--contexts N] [--rest N] [--postgres N (needs SWIFTMODEL_POSTGRES_URL)]")
+                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|relations|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--center|--no-center] [--micro] [--micro-sqlite] [--micro-tx N] [--async N] [--async-tx N] [--tx-memory N] [--contexts N] [--rest N] [--postgres N (needs SWIFTMODEL_POSTGRES_URL)]")
                 return
             }
         }

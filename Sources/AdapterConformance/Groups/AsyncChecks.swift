@@ -60,6 +60,8 @@ enum AsyncChecks {
             c.equal(try await ConformanceHooked.count(), 2, "a throwing async transaction rolled back")
         }
 
+        try await joiningChecks(c)
+
         let cancelled = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             let late = ConformanceHooked()
@@ -85,6 +87,42 @@ enum AsyncChecks {
                 "beforeDelete", "afterDelete", "afterDestroy",
             ], "the documented hook order of save and destroy (a declining beforeDelete stops before anything changes)")
         c.equal(try await ConformanceHooked.count(), 2, "the hook-order records are gone again")
+    }
+
+    /// Writes from another isolation inside an async transaction (an actor holding its
+    /// own record) join it: they commit with it, and on rollback the store is untouched and
+    /// the actor's records get their state from before the write back.
+    private static func joiningChecks(_ c: ConformanceChecker) async throws {
+        let store = c.store
+        let holder = RecordHolder()
+        let id = try await holder.create("held", in: store)
+        let seenInside = try await store.transaction { _ in
+            try await holder.rename("joined")
+            try await holder.createSecond("second", in: store)
+            return try await ConformanceHooked.find(id, in: store)?.name
+        }
+        c.equal(seenInside, "joined", "a write from another isolation is seen inside the async transaction")
+        c.equal(try await ConformanceHooked.find(id, in: store)?.name, "joined", "a write from another isolation commits with the transaction")
+        guard c.hasTransactions("writes from another isolation roll back with the transaction") else {
+            _ = try await ConformanceHooked.query(in: store).where(\.name == "second").deleteAll()
+            _ = try await ConformanceHooked.delete(id: id, in: store)
+            return
+        }
+        _ = try await ConformanceHooked.query(in: store).where(\.name == "second").deleteAll()
+        await c.expectThrows(Refused.self, "a throwing async transaction with writes from another isolation") {
+            try await store.transaction { _ in
+                try await holder.rename("rolled back")
+                try await holder.createSecond("second", in: store)
+                throw Refused()
+            }
+        }
+        c.equal(try await ConformanceHooked.find(id, in: store)?.name, "joined", "the other isolation's write rolled back")
+        c.equal(try await ConformanceHooked.query(in: store).where(\.name == "second").count(), 0, "the other isolation's insert rolled back")
+        let (name, dirty, secondIsNew) = await holder.state
+        c.expect(
+            name == "rolled back" && dirty && secondIsNew,
+            "the other isolation's records are back to their unsaved state (\(name ?? "nil"), dirty \(dirty), new \(secondIsNew))")
+        _ = try await ConformanceHooked.delete(id: id, in: store)
     }
 
     /// The hooks a create, an update, a destroy, a declined destroy and a destroy run,
@@ -159,4 +197,32 @@ private final class ReadCounter: @unchecked Sendable {
     private var count = 0
     func add() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
+}
+
+/// Records owned by an actor of their own: another isolation than an async transaction's.
+private actor RecordHolder {
+    private var record: ConformanceHooked?
+    private var second: ConformanceHooked?
+
+    func create(_ name: String, in store: any PersistenceAdapter) async throws -> Int64 {
+        let made = try await ConformanceHooked.create(["name": .string(name)], in: store)
+        record = made
+        return made.id ?? 0
+    }
+
+    func rename(_ name: String) async throws {
+        record?.name = name
+        try await record?.save()
+    }
+
+    func createSecond(_ name: String, in store: any PersistenceAdapter) async throws {
+        let made = ConformanceHooked()
+        made.name = name
+        second = made
+        try await made.save(to: store)
+    }
+
+    var state: (name: String?, dirty: Bool, secondIsNew: Bool) {
+        (record?.name, record?.isDirty ?? false, second?.isNew ?? false)
+    }
 }

@@ -37,9 +37,8 @@ import Synchronization
 /// See `Docs/FileAdapter.md` for the format, versions and migrations.
 public final class FileAdapter: PersistenceAdapter, @unchecked Sendable {
     // @unchecked Sendable: every `var` below is read and written only inside
-    // `memory.withLock` (ArrayAdapter's recursive lock, which its transactions hold from
-    // start to end); `fileLock` serialises saves; `pendingTables` and `transactionOwner`
-    // are atomics; `autosave` is a Locked value.
+    // `memory.withLock` (ArrayAdapter's lock, which its transactions own from start to
+    // end); `fileLock` serialises saves; `pendingTables` is atomic; `autosave` is a Locked value.
     let memory = ArrayAdapter()
     /// The whole-store file, if any.
     public let file: URL?
@@ -58,8 +57,6 @@ public final class FileAdapter: PersistenceAdapter, @unchecked Sendable {
     /// Tables written since their last save, and whether the store file is behind.
     var dirtyTables: Set<String> = []
     var storeDirty = false
-    var transactionDepth = 0
-    let transactionOwner = Atomic<UInt>(0)
     let fileLock = Locked(())
     let autosave = Locked(AutosaveState())
     /// How many archive files this adapter has written (for tests and diagnostics).
@@ -163,7 +160,7 @@ public final class FileAdapter: PersistenceAdapter, @unchecked Sendable {
         let committed = memory.withLock {
             dirtyTables.insert(table)
             storeDirty = true
-            return transactionDepth == 0 && hasFiles
+            return memory.openLevels == 0 && hasFiles
         }
         if committed { scheduleAutosave() }
     }
@@ -242,22 +239,40 @@ public final class FileAdapter: PersistenceAdapter, @unchecked Sendable {
     /// Runs `body` atomically (see ``ArrayAdapter/withTransaction(_:)``); when the outermost
     /// level commits with writes, autosave is scheduled.
     public func withTransaction<R>(_ body: () throws -> R) throws -> R {
-        let (result, outermost) = try memory.withTransaction { () throws -> (R, Bool) in
-            transactionDepth += 1
-            if transactionDepth == 1 { transactionOwner.store(currentThreadID(), ordering: .relaxed) }
-            defer {
-                transactionDepth -= 1
-                if transactionDepth == 0 { transactionOwner.store(0, ordering: .relaxed) }
-            }
-            return (try body(), transactionDepth == 1)
-        }
-        if outermost, memory.withLock({ (storeDirty || !dirtyTables.isEmpty) && hasFiles }) { scheduleAutosave() }
+        let outermost = !memory.isInTransactionHere
+        let result = try memory.withTransaction(body)
+        if outermost { scheduleAutosaveIfDirty() }
         return result
+    }
+
+    /// Opens an async transaction's outermost level (see
+    /// ``ArrayAdapter/beginTransaction(for:)``); its commit schedules autosave.
+    public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? {
+        guard let inner = try await memory.beginTransaction(for: handle) else { return nil }
+        return FileTransaction(store: self, inner: inner)
+    }
+
+    /// Schedules autosave when a committed write left anything unsaved.
+    func scheduleAutosaveIfDirty() {
+        if memory.withLock({ (storeDirty || !dirtyTables.isEmpty) && hasFiles }) { scheduleAutosave() }
     }
 
     /// Whether there is any file to autosave to. Call with the lock held.
     var hasFiles: Bool { file != nil || !tableFiles.isEmpty }
 
-    /// Whether the calling thread is inside one of this store's transactions.
-    var callerIsInTransaction: Bool { transactionOwner.load(ordering: .relaxed) == currentThreadID() }
+    /// Whether the caller is inside one of this store's transactions.
+    var callerIsInTransaction: Bool { memory.isInTransactionHere }
+}
+
+/// An async transaction's outermost level on a ``FileAdapter``.
+private struct FileTransaction: StoreTransaction {
+    let store: FileAdapter
+    let inner: any StoreTransaction
+
+    func commit() throws {
+        try inner.commit()
+        store.scheduleAutosaveIfDirty()
+    }
+
+    func rollback() { inner.rollback() }
 }

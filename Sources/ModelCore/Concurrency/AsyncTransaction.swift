@@ -1,44 +1,76 @@
 import Foundation
 
-/// The isolation of an async transaction's body: an actor whose executor is the
-/// transaction's own thread (see the async `PersistenceAdapter.transaction(_:)`).
+/// An async transaction: the isolation its body runs in, and its ``TransactionHandle``.
 ///
-/// Everything the body does between suspension points runs on that thread, inside the
-/// store transaction: synchronous calls (`try todo.save()`, `try store.transaction { }`
-/// for a savepoint) and async ones (`try await Todo.find(id)`, which run inline there)
-/// alike. Records the body loads or creates belong to this isolation; the body can return
-/// them (its result is `sending`).
+/// The body's synchronous parts — between its suspension points — run on the
+/// transaction's serial executor, a dispatch queue of its own (never the cooperative pool
+/// or the main actor, so synchronous store calls there may block). No thread is created
+/// for it. The handle is bound to the body's task: a call from another isolation inside
+/// the body (an `await` into a `@MainActor` function, a child task) joins the transaction,
+/// its store work running on this executor.
+///
+/// Adapters whose transactions belong to threads (third-party ones that only implement
+/// ``PersistenceAdapter/withTransaction(_:)``) still get a thread per transaction, which
+/// holds their transaction open while the body runs.
 public final actor AsyncTransaction {
     /// The store the transaction runs on.
     public nonisolated let store: any PersistenceAdapter
-    nonisolated let thread = TransactionThread()
+    /// The transaction's handle (see ``TransactionHandle``).
+    public nonisolated let handle: TransactionHandle
+    private nonisolated let executor: TransactionExecutor
 
-    init(store: any PersistenceAdapter) { self.store = store }
-
-    /// The async transaction the current task runs in (its body and the tasks it starts).
-    @TaskLocal package static var current: AsyncTransaction?
-
-    /// The open async transaction on `store` of the current task, when the calling thread
-    /// is not its own (an async call from another isolation inside the body).
-    package static func elsewhere(on store: any PersistenceAdapter) -> AsyncTransaction? {
-        guard let scope = current, scope.store === store, !TransactionContext.isOpen(on: store) else { return nil }
-        return scope
+    init(store: any PersistenceAdapter, outer: TransactionHandle?, onThread: Bool) {
+        self.store = store
+        executor = onThread ? .thread(TransactionThread()) : .queue(QueueExecutor())
+        handle = TransactionHandle(store: store, outer: outer)
+        handle.attach(self)
     }
 
-    /// Refuses a write of caller-held records from outside the body's isolation: their
-    /// state and notifications belong to the transaction's thread.
-    package static func checkRecordWrite(on store: any PersistenceAdapter, model: String) throws {
-        guard elsewhere(on: store) != nil else { return }
-        throw StoreError(
-            .invalidRequest, table: model,
-            message: "inside an async transaction, write records from the body's own isolation (a nonisolated async function called from the body runs elsewhere: mark it nonisolated(nonsending) or pass it the transaction)")
+    /// The transaction's executor.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        switch executor {
+        case .queue(let queue): queue.asUnownedSerialExecutor()
+        case .thread(let thread): thread.asUnownedSerialExecutor()
+        }
     }
 
-    /// The transaction's thread.
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
+    /// Whether the calling code runs on the transaction's executor.
+    package nonisolated var isRunningHere: Bool {
+        switch executor {
+        case .queue(let queue): queue.isCurrent
+        case .thread(let thread): thread.isCurrent
+        }
+    }
+
+    /// Runs store work of the transaction's task here, inside the transaction.
+    package func perform<T>(_ body: @Sendable () throws -> sending T) throws -> sending T { try body() }
 
     func run<R>(_ body: @Sendable (isolated AsyncTransaction) async throws -> sending R) async throws -> sending R {
         try await body(self)
+    }
+
+    fileprivate func begin() async throws -> (any StoreTransaction)? { try await store.beginTransaction(for: handle) }
+
+    /// Commits: the store first, then the changes are announced. A failed commit rolls
+    /// back like a throwing body.
+    fileprivate func commit(_ opened: any StoreTransaction) async throws {
+        let level = handle.popLevel()
+        do {
+            try opened.commit()
+        } catch {
+            handle.close()
+            await level.restoreEverywhere()
+            throw error
+        }
+        handle.close()
+        level.publish(to: handle.key)
+    }
+
+    fileprivate func rollBack(_ opened: any StoreTransaction) async {
+        let level = handle.popLevel()
+        opened.rollback()
+        handle.close()
+        await level.restoreEverywhere()
     }
 }
 
@@ -46,12 +78,15 @@ extension PersistenceAdapter {
     /// Runs `body` atomically on this store (async): every write inside commits together
     /// or not at all, as with ``transaction(_:)-(()throws->R)``.
     ///
-    /// The body runs on a thread the transaction owns (its isolation is the
-    /// ``AsyncTransaction`` it receives), so the caller's thread — the main actor, a
-    /// cooperative thread — never holds or waits for the store. Inside, use the API as
-    /// anywhere: async calls run inline on that thread. Change notifications are
-    /// delivered after the commit; none when it rolls back, and records saved inside get
-    /// their previous state back.
+    /// The body runs isolated to the ``AsyncTransaction`` it receives, on an executor of
+    /// the transaction's own (not the cooperative pool nor the main actor: synchronous
+    /// store calls there may block), and waiting for the store suspends the caller rather
+    /// than blocking a thread. Inside, use the API as anywhere. Calls from another
+    /// isolation inside the body — an `await` into a `@MainActor` function, a child task —
+    /// join the transaction. Change notifications are delivered after the commit; none when
+    /// it rolls back, and records saved inside get their previous state back, each in the
+    /// isolation that saved it (for records written with the async API, or on the main
+    /// actor).
     ///
     /// ```swift
     /// let moved = try await store.transaction { _ in
@@ -65,7 +100,8 @@ extension PersistenceAdapter {
     /// ```
     ///
     /// Records the caller holds cannot go into the body (the compiler checks it): pass
-    /// ids or values in and load them inside; the body's result comes out.
+    /// ids or values in and load them inside, or write them from the caller's isolation
+    /// inside the body (`await` a function of that isolation); the body's result comes out.
     ///
     /// Cancellation: a task cancelled before the transaction begins throws
     /// `CancellationError` and touches nothing; once begun, the body's async calls throw
@@ -80,20 +116,49 @@ extension PersistenceAdapter {
         _ body: @Sendable (isolated AsyncTransaction) async throws -> sending R
     ) async throws -> sending R {
         try Task.checkCancellation()
-        if TransactionContext.isOpen(on: self) || AsyncTransaction.current?.store === self {
+        if TransactionContext.isOpen(on: self) {
             throw StoreError(
                 .invalidRequest, table: "",
                 message: "an async transaction cannot nest inside another on the same store; use the synchronous transaction { } (a savepoint) inside it")
         }
-        let scope = AsyncTransaction(store: self)
+        let scope = AsyncTransaction(store: self, outer: TransactionHandle.innermost, onThread: false)
+        let handle = scope.handle
+        // The handle is bound from the start: the store's begin, commit and rollback are
+        // calls inside the transaction.
+        let outcome = try await TransactionHandle.$innermost.withValue(handle) { () async throws -> Disconnected<R>? in
+            guard let opened = try await scope.begin() else { return nil }
+            handle.pushLevel()
+            do {
+                try Task.checkCancellation()
+                let sent = Disconnected(value: try await scope.run(body))
+                try await scope.commit(opened)
+                return sent
+            } catch {
+                await scope.rollBack(opened)
+                throw error
+            }
+        }
+        if let outcome { return outcome.value }
+        handle.close()
+        return try await onThread(body)
+    }
+
+    /// An async transaction on an adapter whose transactions belong to threads: a thread
+    /// holds ``withTransaction(_:)`` open and runs the body's jobs.
+    nonisolated(nonsending) private func onThread<R>(
+        _ body: @Sendable (isolated AsyncTransaction) async throws -> sending R
+    ) async throws -> sending R {
+        let scope = AsyncTransaction(store: self, outer: TransactionHandle.innermost, onThread: true)
+        let handle = scope.handle
+        guard case .thread(let thread) = scope.executorKind else { throw CancellationError() }
         let (started, finished) = (OneShot(), OneShot())
         let failure = FailureSlot()
-        let thread = Thread { [self] in
+        let worker = Thread { [self] in
             Thread.current.name = "SwiftModel.tx"
             do {
-                try TransactionContext.run(on: self) {
+                try TransactionContext.runOutermost(handle, on: self) {
                     started.fulfill(.success(()))
-                    scope.thread.runJobs()
+                    thread.runJobs()
                     if let error = failure.error { throw error }
                 }
                 finished.fulfill(.success(()))
@@ -102,31 +167,64 @@ extension PersistenceAdapter {
                 finished.fulfill(.failure(error))
             }
         }
-        thread.name = "SwiftModel.tx"
-        thread.start()
+        worker.name = "SwiftModel.tx"
+        worker.start()
         do {
             try await started.wait()
             try Task.checkCancellation()
+            let sent = try await TransactionHandle.$innermost.withValue(handle) {
+                Disconnected(value: try await scope.run(body))
+            }
+            thread.stop()
+            try await finished.wait()
+            return sent.value
         } catch {
             failure.error = error
-            scope.thread.stop()
+            thread.stop()
             try? await finished.wait()
             throw error
         }
-        let result: R
-        do {
-            let sent = try await AsyncTransaction.$current.withValue(scope) { Disconnected(value: try await scope.run(body)) }
-            result = sent.value
-        } catch {
-            failure.error = error
-            scope.thread.stop()
-            try? await finished.wait()
-            throw error
-        }
-        scope.thread.stop()
-        try await finished.wait()
-        return result
     }
+}
+
+/// The two kinds of executor an async transaction runs on.
+enum TransactionExecutor: Sendable {
+    /// A dispatch queue of its own (adapters with handle-owned transactions).
+    case queue(QueueExecutor)
+    /// A thread of its own (adapters whose transactions belong to threads).
+    case thread(TransactionThread)
+}
+
+extension AsyncTransaction {
+    nonisolated var executorKind: TransactionExecutor { executor }
+}
+
+extension TransactionHandle.Level {
+    /// Puts back every record written at a rolled-back level, newest first, each in the
+    /// isolation it was written from.
+    func restoreEverywhere() async {
+        for undo in undo.reversed() {
+            if let isolation = undo.isolation {
+                await restoreRecord(UndoBox(undo), on: isolation)
+            } else {
+                undo.restore()
+            }
+        }
+    }
+}
+
+/// Restores a record in its own isolation.
+private func restoreRecord(_ box: UndoBox, on isolation: isolated any Actor) {
+    box.undo.restore()
+}
+
+/// A record's undo on its way to the isolation the record belongs to.
+///
+/// `@unchecked Sendable`: the undo is only used in the isolation its record was written
+/// from (``RecordUndo/isolation``), where it is sent to be applied.
+private struct UndoBox: @unchecked Sendable {
+    let undo: RecordUndo
+    init(_ undo: RecordUndo) { self.undo = undo }
 }
 
 /// A value returned as `sending` (disconnected from every isolation), carried through

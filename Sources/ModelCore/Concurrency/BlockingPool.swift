@@ -41,20 +41,20 @@ package final class BlockingPool: Sendable {
     /// Runs blocking work on `store` (a read or a write): inline when that cannot block
     /// a shared thread, else on a pool thread. Cancellation is checked first either way.
     ///
-    /// Inline means: on the thread of an open transaction on `store` (an async
-    /// transaction's own thread, which may block — and must, as the transaction holds the
-    /// store), or on an in-memory store whose lock is free now (``InlineRunningAdapter``).
-    /// A call from the task of an async transaction on `store` but another thread goes to
-    /// the transaction's thread, so it is part of the transaction and never waits for it.
+    /// Inside a transaction on `store`, the work is part of it: an async transaction's
+    /// work runs on the transaction's executor (inline when the caller is on it already,
+    /// else after a hop there, so a call from another isolation joins it); a synchronous
+    /// transaction's runs inline. Outside one, an in-memory store whose lock is free now
+    /// runs it inline (``InlineRunningAdapter``).
     package func run<T>(on store: any PersistenceAdapter, _ body: @escaping @Sendable () throws -> sending T)
         async throws -> sending T
     {
         try Task.checkCancellation()
-        if TransactionContext.isOpen(on: store) { return try body() }
-        let body = RegistryScope.carried(body)
-        if let scope = AsyncTransaction.elsewhere(on: store), let result = try await scope.thread.perform(body) {
-            return result
+        if TransactionHandle.innermost != nil, let handle = TransactionHandle.current(for: ObjectIdentifier(store)) {
+            if let scope = handle.scope, !scope.isRunningHere { return try await scope.perform(body) }
+            return try body()
         }
+        let body = RegistryScope.carried(body)
         if let inline = store as? any InlineRunningAdapter, let result = try inline.runInlineIfFree(body) {
             return result
         }

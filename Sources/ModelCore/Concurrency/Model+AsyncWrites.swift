@@ -66,7 +66,7 @@ extension ModelProtocol {
         guard __isPersisted, let store = __home else {
             throw ModelError(.notPersisted, model: schema.modelName, message: "delete() needs a saved record")
         }
-        try AsyncTransaction.checkRecordWrite(on: store, model: schema.modelName)
+        let isolation = #isolation
         guard try beforeDelete() else { return false }
         let before = state
         let id = __baseline[0]
@@ -79,7 +79,7 @@ extension ModelProtocol {
         guard deleted else {
             throw ModelError(.recordNotFound, model: schema.modelName, id: id, message: "the record is no longer stored")
         }
-        didDelete(store: store, schema: schema, undoing: before)
+        WriteIsolation.declaring(isolation) { didDelete(store: store, schema: schema, undoing: before) }
         afterDelete()
         return true
     }
@@ -101,16 +101,17 @@ extension ModelProtocol {
         let schema = recordSchema
         try schema.validate()
         let store = try store(adapter)
-        try AsyncTransaction.checkRecordWrite(on: store, model: schema.modelName)
+        let isolation = #isolation
         if let inline = store as? any InlineRunningAdapter,
             let outcome = try inline.runInlineIfFree({ try performSave(store, validate: validate) })
         {
             return outcome  // an in-memory store that is free now: the whole save, at once
         }
-        if hasStagedRelations || TransactionContext.isOpen(on: store) {
+        if hasStagedRelations || TransactionContext.runsHere(on: store) {
             // Staged relation writes save other caller-owned records in the same store
-            // transaction; inside an async transaction this is its own thread. Both run
-            // the synchronous save here (see Docs/Concurrency.md).
+            // transaction; inside a transaction running here (a synchronous one, or an
+            // async one on its executor) the store may block. Both run the synchronous
+            // save here (see Docs/Concurrency.md).
             return try performSave(store, validate: validate)
         }
         let isNew = !__isPersisted
@@ -151,7 +152,9 @@ extension ModelProtocol {
                     return StoreWrite(id: nil, stored: try store.updateReturningStored(row, changedColumns: changed, in: schema))
                 }
             }
-            completeWrite(written, isNew: isNew, changed: changed, store: store, schema: schema, undoing: before)
+            WriteIsolation.declaring(isolation) {
+                completeWrite(written, isNew: isNew, changed: changed, store: store, schema: schema, undoing: before)
+            }
         } catch {
             restore(before)
             throw error

@@ -1,16 +1,16 @@
 import Foundation
+import Synchronization
 
 /// The thread of one async transaction, and the serial executor its body is isolated to.
 ///
-/// Adapters' transactions belong to the thread that opened them (SQLite's writer, the
-/// memory stores' locks, ``TransactionContext``). So an async transaction gets a thread
-/// of its own: the thread opens the store transaction, then runs the body's jobs — every
-/// synchronous part of the body, between its suspension points — until the body is done,
-/// then commits or rolls back. Work the body leaves behind (a task it started that
+/// An adapter whose transactions belong to the thread that opened them (one that only
+/// implements `withTransaction`) gets a thread per async transaction: the thread opens
+/// the store transaction, then runs the body's jobs — every synchronous part of the body,
+/// between its suspension points — until the body is done, then commits or rolls back. Work the body leaves behind (a task it started that
 /// outlives it) runs afterwards on a serial queue, outside the transaction.
 ///
-/// Store work that the transaction's task starts elsewhere (an async call from another
-/// isolation inside the body) is also handed to this thread: see ``perform(_:)``.
+/// The adapters in this package run an async transaction on a ``QueueExecutor`` instead
+/// and create no thread.
 ///
 /// `@unchecked Sendable`: `jobs`, `head`, `stopped`, `looping` and `overflow` are only
 /// touched while holding `condition`.
@@ -43,8 +43,15 @@ final class TransactionThread: SerialExecutor, @unchecked Sendable {
         queue.async { job.runSynchronously(on: executor) }
     }
 
+    /// The thread running the jobs (0 before ``runJobs()``).
+    private let runner = Atomic<UInt>(0)
+
+    /// Whether the calling code runs on this executor's thread.
+    var isCurrent: Bool { runner.load(ordering: .relaxed) == currentThreadID() }
+
     /// Runs jobs on the calling thread until ``stop()`` and the queue is empty.
     func runJobs() {
+        runner.store(currentThreadID(), ordering: .relaxed)
         let executor = asUnownedSerialExecutor()
         while true {
             condition.lock()
@@ -65,55 +72,12 @@ final class TransactionThread: SerialExecutor, @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on this thread, inside the transaction, and returns its result; nil
-    /// when the transaction has ended (the caller then runs it elsewhere).
-    func perform<T>(_ body: @escaping @Sendable () throws -> sending T) async throws -> sending T? {
-        let box = ResultBox<T>()
-        let queued: Bool = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            condition.lock()
-            guard looping, !stopped else {
-                condition.unlock()
-                continuation.resume(returning: false)
-                return
-            }
-            jobs.append(
-                .call {
-                    box.set(Result { try body() })
-                    continuation.resume(returning: true)
-                })
-            condition.signal()
-            condition.unlock()
-        }
-        guard queued else { return nil }
-        return try box.take()
-    }
-
     /// Ends ``runJobs()`` once the jobs queued by now have run.
     func stop() {
         condition.lock()
         stopped = true
         condition.signal()
         condition.unlock()
-    }
-}
-
-/// A result made on one thread and taken on another after a hand-off.
-///
-/// `@unchecked Sendable`: `result` is only touched while holding `lock`; the value is set
-/// once by the thread that made it and taken once by the task it was made for.
-private final class ResultBox<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var result: Result<T, any Error>?
-
-    func set(_ value: sending Result<T, any Error>) { lock.withLock { result = value } }
-
-    func take() throws -> sending T {
-        let taken = lock.withLock { () -> Result<T, any Error>? in
-            defer { result = nil }
-            return result
-        }
-        guard let taken else { throw CancellationError() }
-        return try taken.get()
     }
 }
 

@@ -52,12 +52,11 @@ public protocol AsyncPersistenceAdapter: PersistenceAdapter {
 /// ``BlockingPool`` (or inline, see ``BlockingPool/run(on:_:)``).
 package enum AsyncStoreRoute {
     /// `store` as an ``AsyncPersistenceAdapter`` to await, or nil to use the blocking pool:
-    /// inside a transaction on `store` — the caller's thread holds it, or the task is in an
-    /// async transaction's body — the call belongs to that transaction's thread.
+    /// inside a transaction on `store` the call belongs to the transaction (see
+    /// ``BlockingPool/run(on:_:)``).
     package static func native(_ store: any PersistenceAdapter) -> (any AsyncPersistenceAdapter)? {
         guard let native = store as? any AsyncPersistenceAdapter else { return nil }
         if TransactionContext.isOpen(on: store) { return nil }
-        if let scope = AsyncTransaction.current, scope.store === store { return nil }
         return native
     }
 }

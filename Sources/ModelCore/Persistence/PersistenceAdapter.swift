@@ -71,6 +71,19 @@ public protocol PersistenceAdapter: AnyObject, Sendable {
     /// notifications until commit and restores records on rollback.
     func withTransaction<R>(_ body: () throws -> R) throws -> R
 
+    /// Opens the outermost level of an async transaction, owned by `handle` rather than by
+    /// a thread: calls inside it are those for which `handle` is active
+    /// (``TransactionHandle/isActive``), from any thread; others wait until it ends. Waiting
+    /// for the store's writer or connection suspends. Runs on the transaction's executor
+    /// (never the cooperative pool), as do ``StoreTransaction/commit()`` and
+    /// ``StoreTransaction/rollback()``; nested levels inside are ``withTransaction(_:)``
+    /// calls made while `handle` is active.
+    ///
+    /// Default: nil — the adapter's transactions belong to the thread that runs
+    /// ``withTransaction(_:)``, so an async transaction runs its body on a thread of its own
+    /// inside it.
+    func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)?
+
     /// Closes the store, with the same meaning on every adapter:
     /// - it waits for the calls and transactions in flight on other threads to finish
     ///   (and writes what must be written: a file store flushes, a database commits
@@ -85,7 +98,20 @@ public protocol PersistenceAdapter: AnyObject, Sendable {
     func close() throws
 }
 
+/// The outermost level of a transaction an adapter opened for a ``TransactionHandle``
+/// (``PersistenceAdapter/beginTransaction(for:)``).
+public protocol StoreTransaction: Sendable {
+    /// Commits the transaction and lets other callers in. On failure the transaction is
+    /// rolled back and the store let go before the error is thrown.
+    func commit() throws
+    /// Rolls the transaction back and lets other callers in.
+    func rollback()
+}
+
 extension PersistenceAdapter {
+    /// Default: nil (transactions belong to threads; see the requirement).
+    public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? { nil }
+
     /// Default: the store assigns no ids but auto-increment ones.
     public func assignsIDs(for schema: ModelSchema) -> Bool { false }
 

@@ -57,9 +57,13 @@ package struct RecordUndo {
     let baseline: Row
     let isPersisted: Bool
     let home: (any PersistenceAdapter)?
+    /// Where to restore the record: nil for the isolation ending the transaction, else the
+    /// isolation the record was written from (see ``TransactionHandle``).
+    let isolation: (any Actor)?
 
     /// The undo of a write that took `record` from `before` to its current state.
-    package init(_ record: ModelObject, before: RecordState) {
+    package init(_ record: ModelObject, before: RecordState, isolation: (any Actor)? = nil) {
+        self.isolation = isolation
         self.record = record
         written = record.__values
         values = Row(before.values, against: written)

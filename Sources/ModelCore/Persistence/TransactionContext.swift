@@ -1,38 +1,19 @@
-/// What happened inside open store transactions on this thread: changes to announce on
-/// commit, and record states to restore on rollback, one level per savepoint.
-///
-/// Transactions run synchronously on the calling thread, so this is thread-local.
-package final class TransactionContext {
-    package struct Level {
-        /// Changes to hand on at commit: the record that wrote each, and whether it is
-        /// announced (false while notifications are suppressed: contexts still merge it).
-        var changes: [(ModelChange, AnyObject?, announce: Bool)] = []
-        /// Records written at this level and how to restore their state before (on
-        /// rollback; held strongly until the transaction ends). See ``RecordUndo``.
-        var undo: [RecordUndo] = []
-        /// The schemas written at this level (for ``TableObservers``), repeats mostly
-        /// skipped.
-        var schemas: [ModelSchema] = []
+/// The model layer's side of store transactions: the changes to announce on commit and the
+/// record states to restore on rollback, kept per level on the open ``TransactionHandle``.
+package enum TransactionContext {
+    /// Whether the current task (or thread) is inside a transaction on `adapter`.
+    @inline(__always) package static func isOpen(on adapter: any PersistenceAdapter) -> Bool {
+        TransactionHandle.innermost != nil && TransactionHandle.current(for: ObjectIdentifier(adapter)) != nil
     }
 
-    let adapter: ObjectIdentifier
-    var levels: [Level] = []
-
-    init(adapter: ObjectIdentifier) { self.adapter = adapter }
-
-    private final class Stack { var contexts: [TransactionContext] = [] }
-    private static let stacks = ThreadLocal<Stack>()
-
-    /// The innermost open transaction on `adapter` on this thread.
-    static func current(for adapter: ObjectIdentifier) -> TransactionContext? {
-        guard let stack = stacks.value, !stack.contexts.isEmpty else { return nil }
-        return stack.contexts.last { $0.adapter == adapter }
-    }
-
-    /// Whether a transaction on `adapter` is open on this thread.
-    package static func isOpen(on adapter: any PersistenceAdapter) -> Bool {
-        guard let stack = stacks.value, !stack.contexts.isEmpty else { return false }
-        return current(for: ObjectIdentifier(adapter)) != nil
+    /// Whether a transaction on `adapter` is open for the caller and its store work runs
+    /// here: a synchronous transaction, or an async one on its own executor (not a call
+    /// from another isolation inside it).
+    package static func runsHere(on adapter: any PersistenceAdapter) -> Bool {
+        guard TransactionHandle.innermost != nil, let handle = TransactionHandle.current(for: ObjectIdentifier(adapter)) else {
+            return false
+        }
+        return handle.scope?.isRunningHere ?? true
     }
 
     /// Records a committed-if-the-transaction-commits change, or delivers it now when no
@@ -44,57 +25,71 @@ package final class TransactionContext {
     ) {
         let suppressed = ModelNotifications.areSuppressed
         let merges = RegistryHub.isActive
-        guard let context = current(for: ObjectIdentifier(adapter)), !context.levels.isEmpty else {
-            guard CommitBus.hasListeners else { return }
-            if (!suppressed && ModelNotifications.hasListeners) || merges {
-                CommitBus.publish(change(), instance: instance, announce: !suppressed, schema: schema, store: ObjectIdentifier(adapter))
-            } else {
-                TableObservers.notify(store: ObjectIdentifier(adapter), schemas: [schema])
-            }
+        if TransactionHandle.innermost != nil, let handle = TransactionHandle.current(for: ObjectIdentifier(adapter)),
+            handle.note(
+                change, schema: schema, instance: instance, announce: !suppressed, keepsChange: !suppressed || merges,
+                undo: undo.map { RecordUndo($0.0, before: $0.1, isolation: handle.foreignIsolation()) })
+        {
             return
         }
-        let top = context.levels.count - 1
-        if context.levels[top].schemas.last !== schema { context.levels[top].schemas.append(schema) }
-        if !suppressed || merges { context.levels[top].changes.append((change(), instance, !suppressed)) }
-        if let (record, before) = undo { context.levels[top].undo.append(RecordUndo(record, before: before)) }
+        guard CommitBus.hasListeners else { return }
+        if (!suppressed && ModelNotifications.hasListeners) || merges {
+            CommitBus.publish(change(), instance: instance, announce: !suppressed, schema: schema, store: ObjectIdentifier(adapter))
+        } else {
+            TableObservers.notify(store: ObjectIdentifier(adapter), schemas: [schema])
+        }
     }
 
-    /// Runs `body` as one transaction level of `adapter`.
+    /// Runs `body` as one transaction level of `adapter`: the outermost opens a handle and
+    /// binds it for the body; inside one, a savepoint.
     static func run<R>(on adapter: any PersistenceAdapter, _ body: () throws -> R) throws -> R {
-        let key = ObjectIdentifier(adapter)
-        let stack = stacks.value ?? Stack()
-        stacks.value = stack
-        let context: TransactionContext
-        if let existing = current(for: key) {
-            context = existing
-        } else {
-            context = TransactionContext(adapter: key)
-            stack.contexts.append(context)
+        if let handle = TransactionHandle.current(for: ObjectIdentifier(adapter)) {
+            return try level(of: handle, body)
         }
-        context.levels.append(Level())
-        func finish() -> Level {
-            let level = context.levels.removeLast()
-            if context.levels.isEmpty { stack.contexts.removeAll { $0 === context } }
-            return level
-        }
+        let handle = TransactionHandle(store: adapter, outer: TransactionHandle.innermost)
+        defer { handle.close() }
+        return try TransactionHandle.$innermost.withValue(handle) { try level(of: handle, body) }
+    }
+
+    /// Runs `body` as the outermost level of `handle`'s transaction on `adapter`, with the
+    /// handle bound (an async transaction's thread, for adapters whose transactions belong
+    /// to threads).
+    static func runOutermost<R>(_ handle: TransactionHandle, on adapter: any PersistenceAdapter, _ body: () throws -> R) throws -> R {
+        defer { handle.close() }
+        return try TransactionHandle.$innermost.withValue(handle) { try level(of: handle, body) }
+    }
+
+    private static func level<R>(of handle: TransactionHandle, _ body: () throws -> R) throws -> R {
+        handle.pushLevel()
         let result: R
         do {
-            result = try adapter.withTransaction(body)
+            result = try handle.store.withTransaction(body)
         } catch {
-            let level = finish()
-            for undo in level.undo.reversed() { undo.restore() }
+            handle.popLevel().restore()
             throw error
         }
-        let level = finish()
-        if context.levels.isEmpty {
-            // Read in place: copying each entry out costs a retain and release per value.
-            level.changes.withUnsafeBufferPointer { CommitBus.publish($0, schemas: level.schemas, store: key) }
+        let level = handle.popLevel()
+        if handle.depth == 0 {
+            handle.close()
+            level.publish(to: handle.key)
         } else {
-            context.levels[context.levels.count - 1].changes += level.changes
-            context.levels[context.levels.count - 1].undo += level.undo
-            context.levels[context.levels.count - 1].schemas += level.schemas
+            handle.merge(level)
         }
         return result
+    }
+}
+
+extension TransactionHandle.Level {
+    /// Announces a committed outermost level.
+    func publish(to store: ObjectIdentifier) {
+        // Read in place: copying each entry out costs a retain and release per value.
+        changes.withUnsafeBufferPointer { CommitBus.publish($0, schemas: schemas, store: store) }
+    }
+
+    /// Puts back every record written at a rolled-back level, newest first, on the calling
+    /// thread (a synchronous transaction: every write came from its body).
+    func restore() {
+        for undo in undo.reversed() { undo.restore() }
     }
 }
 
@@ -115,5 +110,24 @@ extension PersistenceAdapter {
     @discardableResult
     public func transaction<R>(_ body: () throws -> R) throws -> R {
         try TransactionContext.run(on: self, body)
+    }
+
+    /// Runs `body` atomically on this store, handing it the transaction's
+    /// ``TransactionHandle`` (see ``transaction(_:)-(()throws->R)``).
+    ///
+    /// ```swift
+    /// try store.transaction { tx in
+    ///     try order.save()
+    ///     try? tx.savepoint { try todo.save() }   // may fail alone
+    /// }
+    /// ```
+    @discardableResult
+    public func transaction<R>(_ body: (TransactionHandle) throws -> R) throws -> R {
+        try TransactionContext.run(on: self) {
+            guard let handle = TransactionHandle.current(for: ObjectIdentifier(self)) else {
+                throw StoreError(.invalidRequest, table: "", message: "the transaction ended before its body ran")
+            }
+            return try body(handle)
+        }
     }
 }

@@ -10,14 +10,14 @@ extension ModelProtocol {
     nonisolated(nonsending) public func destroy() async throws -> Bool {
         try Task.checkCancellation()
         let (schema, store) = try destroyTarget()
-        try AsyncTransaction.checkRecordWrite(on: store, model: schema.modelName)
-        if TransactionContext.isOpen(on: store) { return try destroyNow() }  // an async transaction's own thread
+        let isolation = #isolation
+        if TransactionContext.runsHere(on: store) { return try destroyNow() }  // a transaction's own executor: may block
         if let inline = store as? any InlineRunningAdapter, let done = try inline.runInlineIfFree({ try destroyNow() }) {
             return done
         }
         guard let start = try beginDestroy(schema: schema, store: store) else { return false }
         try await BlockingPool.shared.run(on: store) { try Self.destroyRows(start) }
-        finishDestroy(start)
+        WriteIsolation.declaring(isolation) { finishDestroy(start) }
         return true
     }
 

@@ -1,22 +1,47 @@
 import ModelSQL
 
 extension PostgresAdapter {
-    /// Runs `body` in a transaction on one connection pinned to this thread: the outermost
-    /// level is `BEGIN … COMMIT`, nested levels are `SAVEPOINT`s. A throw rolls back
-    /// exactly its level and is rethrown. Tables the transaction changed are published
-    /// with `NOTIFY` in the same round trip as `COMMIT`, so other processes hear of them
-    /// only if it commits.
+    /// Runs `body` in a transaction on one pooled connection pinned to the transaction's
+    /// ``TransactionHandle``: the outermost level is `BEGIN … COMMIT`, nested levels are
+    /// `SAVEPOINT`s. A throw rolls back exactly its level and is rethrown. Tables the
+    /// transaction changed are published with `NOTIFY` in the same round trip as `COMMIT`,
+    /// so other processes hear of them only if it commits.
     ///
-    /// Other threads keep running on other connections (PostgreSQL's `READ COMMITTED`
-    /// isolation): they do not see this transaction's changes until it commits, and wait
-    /// only for rows it has locked. Inside a transaction a failed statement aborts the
-    /// transaction, as PostgreSQL does: catch errors around a nested transaction to keep
-    /// going.
+    /// Callers outside the transaction keep running on other connections (PostgreSQL's
+    /// `READ COMMITTED` isolation): they do not see this transaction's changes until it
+    /// commits, and wait only for rows it has locked. Inside a transaction a failed
+    /// statement aborts the transaction, as PostgreSQL does: catch errors around a nested
+    /// transaction to keep going.
     public func withTransaction<R>(_ body: () throws -> R) throws -> R {
-        if let pin = pin() { return try nested(pin, body) }
+        if let pin = pin() { return try pin.lock.withLock { try nested(pin, body) } }
+        if let handle = TransactionHandle.current(for: ObjectIdentifier(self)) { return try outermost(handle, body) }
+        let handle = TransactionHandle(store: self, outer: TransactionHandle.innermost)
+        defer { handle.close() }
+        return try TransactionHandle.$innermost.withValue(handle) { try outermost(handle, body) }
+    }
+
+    /// Opens an async transaction's outermost level on a pooled connection. Waiting for a
+    /// free connection blocks the transaction's executor (not the cooperative pool).
+    public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? {
+        PostgresTransaction(store: self, handle: handle, pin: try begin(handle))
+    }
+
+    private func outermost<R>(_ handle: TransactionHandle, _ body: () throws -> R) throws -> R {
+        let pin = try begin(handle)
+        let result: R
+        do {
+            result = try pin.lock.withLock { try body() }
+        } catch {
+            end(pin, handle)
+            throw error
+        }
+        try commit(pin, handle)
+        return result
+    }
+
+    /// Borrows a connection, `BEGIN`s and pins it to `handle`.
+    fileprivate func begin(_ handle: TransactionHandle) throws -> Pin {
         let connection = try primary.acquire()
-        let pin = Pin(connection)
-        let thread = currentThreadID()
         do {
             try connection.execute(
                 configuration.isolation == .readCommitted ? "BEGIN" : "BEGIN ISOLATION LEVEL \(configuration.isolation.rawValue)")
@@ -24,34 +49,46 @@ extension PostgresAdapter {
             primary.release(connection)
             throw error
         }
-        pins.withLock { $0[thread] = pin }
-        openTransactions.add(1, ordering: .releasing)
-        defer {
-            pins.withLock { $0[thread] = nil }
-            openTransactions.subtract(1, ordering: .releasing)
-            primary.release(connection)
-        }
+        let pin = Pin(connection)
         pin.depth = 1
         pin.preparedByLevel = [[:]]
-        let result: R
-        do {
-            result = try body()
-        } catch {
-            _ = try? connection.execute("ROLLBACK")
-            throw error
-        }
-        do {
-            try connection.execute(commitSQL(pin.changed))
-        } catch {
-            if connection.isInTransaction { _ = try? connection.execute("ROLLBACK") }
-            throw error
-        }
-        // Tables created inside are everyone's now that their DDL committed.
-        publish(pin.allPending)
-        router.wrote(on: connection)
-        return result
+        pins.withLock { $0[handle.bits] = pin }
+        openTransactions.add(1, ordering: .releasing)
+        return pin
     }
 
+    /// `COMMIT` with the change notifications, then publishes the tables created inside;
+    /// the connection goes back to the pool either way.
+    fileprivate func commit(_ pin: Pin, _ handle: TransactionHandle) throws {
+        try pin.lock.withLock {
+            do {
+                try pin.connection.execute(commitSQL(pin.changed))
+            } catch {
+                end(pin, handle)
+                throw error
+            }
+            // Tables created inside are everyone's now that their DDL committed.
+            publish(pin.allPending)
+            router.wrote(on: pin.connection)
+            unpin(pin, handle)
+        }
+    }
+
+    /// Rolls back (when still in a transaction) and returns the connection.
+    fileprivate func end(_ pin: Pin, _ handle: TransactionHandle) {
+        pin.lock.withLock {
+            if pin.connection.isInTransaction { _ = try? pin.connection.execute("ROLLBACK") }
+            unpin(pin, handle)
+        }
+    }
+
+    private func unpin(_ pin: Pin, _ handle: TransactionHandle) {
+        pins.withLock { $0[handle.bits] = nil }
+        openTransactions.subtract(1, ordering: .releasing)
+        primary.release(pin.connection)
+    }
+
+    /// A savepoint level. Call holding the pin's lock.
     private func nested<R>(_ pin: Pin, _ body: () throws -> R) throws -> R {
         let savepoint = "swiftmodel_\(pin.depth)"
         try pin.connection.execute("SAVEPOINT \(savepoint)")
@@ -81,4 +118,14 @@ extension PostgresAdapter {
             SQLText.string(payload).map { "NOTIFY \(ChangePublisher.channel), \($0)" }
         }.joined(separator: "; ") + "; COMMIT"
     }
+}
+
+/// An async transaction's outermost level on a ``PostgresAdapter``.
+private struct PostgresTransaction: StoreTransaction {
+    let store: PostgresAdapter
+    let handle: TransactionHandle
+    let pin: Pin
+
+    func commit() throws { try store.commit(pin, handle) }
+    func rollback() { store.end(pin, handle) }
 }

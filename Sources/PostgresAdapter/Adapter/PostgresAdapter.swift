@@ -21,9 +21,10 @@ import Synchronization
 /// ## Threading
 /// Calls may come from any number of threads. Each call borrows a connection from a
 /// pool (``PostgresConfiguration/maximumConnections``) for its duration. A transaction
-/// pins one connection to the thread that opened it: every call that thread makes until
-/// the transaction ends runs on that connection, and sees the transaction's changes;
-/// other threads keep using other connections, isolated by PostgreSQL (`READ COMMITTED`).
+/// pins one connection to its ``TransactionHandle``: every call made inside it (from its
+/// body, or from any isolation while the handle is active) runs on that connection, one at
+/// a time, and sees the transaction's changes; other callers keep using other
+/// connections, isolated by PostgreSQL (`READ COMMITTED`).
 /// Reads outside transactions go to a replica when replicas are configured.
 public final class PostgresAdapter: PersistenceAdapter, @unchecked Sendable {
     /// This adapter's settings: ``PostgresConfiguration``.
@@ -31,16 +32,16 @@ public final class PostgresAdapter: PersistenceAdapter, @unchecked Sendable {
 
     // @unchecked Sendable: `catalog` and `pins` are Locked values; the pools, the router,
     // the publisher and the listener are Sendable; the rest is immutable. A `Pin` is only
-    // touched by the thread it is pinned to.
+    // touched holding its `lock`.
 
     /// The settings it was opened with.
     public let configuration: PostgresConfiguration
 
     let primary: ConnectionPool
     let router: ReplicaRouter
-    /// Open transactions by thread.
+    /// Open transactions by handle (``TransactionHandle/bits``).
     let pins = Locked<[UInt: Pin]>([:])
-    /// How many threads have a transaction open (a fast gate for the `pins` lookup).
+    /// How many transactions are open (a fast gate for the `pins` lookup).
     let openTransactions = Atomic<Int>(0)
     /// Prepared tables by schema identity, plus which schema owns each table name.
     let catalog = Locked<(tables: [ObjectIdentifier: PostgresTable], owners: [String: ObjectIdentifier])>(([:], [:]))
@@ -85,7 +86,7 @@ public final class PostgresAdapter: PersistenceAdapter, @unchecked Sendable {
     /// nothing.
     ///
     /// - Throws: ``StoreError`` `.invalidRequest` inside one of this store's transactions
-    ///   on the calling thread (nothing is closed).
+    ///   (nothing is closed).
     public func close() throws {
         if pin() != nil { throw StoreError(.invalidRequest, table: "", message: "close() inside a transaction") }
         listener?.stop()
@@ -103,21 +104,21 @@ public final class PostgresAdapter: PersistenceAdapter, @unchecked Sendable {
 
     // MARK: Connections
 
-    /// The transaction the current thread has open on this adapter, if any.
+    /// The transaction on this adapter the caller is inside, if any.
     @inline(__always) func pin() -> Pin? {
-        guard openTransactions.load(ordering: .acquiring) > 0 else { return nil }
-        let thread = currentThreadID()
-        return pins.withLock { $0[thread] }
+        guard openTransactions.load(ordering: .acquiring) > 0, TransactionHandle.innermost != nil else { return nil }
+        return pins.withLock { pins in TransactionHandle.firstActive { pins[$0] } }
     }
 
-    /// Runs a write on the thread's transaction connection, or on a pooled primary
-    /// connection (then publishes the change and records its WAL position for
-    /// read-your-writes).
+    /// Runs a write on the transaction's connection, or on a pooled primary connection
+    /// (then publishes the change and records its WAL position for read-your-writes).
     @inline(__always) func writing<R>(_ tables: @autoclosure () -> [String], _ body: (PGConnection) throws -> R) throws -> R {
         if let pin = pin() {
-            let result = try body(pin.connection)
-            if publisher != nil { pin.changed.formUnion(tables()) }
-            return result
+            return try pin.lock.withLock {
+                let result = try body(pin.connection)
+                if publisher != nil { pin.changed.formUnion(tables()) }
+                return result
+            }
         }
         return try primary.with { connection in
             let result = try body(connection)
@@ -127,11 +128,11 @@ public final class PostgresAdapter: PersistenceAdapter, @unchecked Sendable {
         }
     }
 
-    /// Runs a read on the thread's transaction connection, or on a replica that has
-    /// replayed this adapter's writes, or on the primary. A read that fails because its
-    /// connection broke is retried once on a fresh connection.
+    /// Runs a read on the transaction's connection, or on a replica that has replayed
+    /// this adapter's writes, or on the primary. A read that fails because its connection
+    /// broke is retried once on a fresh connection.
     @inline(__always) func reading<R>(_ body: (PGConnection) throws -> R) throws -> R {
-        if let pin = pin() { return try body(pin.connection) }
+        if let pin = pin() { return try pin.lock.withLock { try body(pin.connection) } }
         do {
             return try router.read(primary: primary, body)
         } catch let error as PostgresError where error.kind == .connection {
@@ -158,9 +159,11 @@ public final class PostgresAdapter: PersistenceAdapter, @unchecked Sendable {
         let key = ObjectIdentifier(schema)
         if let table = catalog.withLock({ $0.tables[key] }) { return table }
         if let pin = pin() {
-            if let table = pin.pending(key) { return table }
-            if let table = try prepareBeside(schema, pin) { return table }
-            return try prepareTable(schema, pin.connection, pin: pin, visiting: [])
+            return try pin.lock.withLock {
+                if let table = pin.pending(key) { return table }
+                if let table = try prepareBeside(schema, pin) { return table }
+                return try prepareTable(schema, pin.connection, pin: pin, visiting: [])
+            }
         }
         return try primary.with { connection in try prepareTable(schema, connection, pin: nil, visiting: []) }
     }
@@ -172,10 +175,14 @@ public final class PostgresAdapter: PersistenceAdapter, @unchecked Sendable {
 
 }
 
-/// A transaction open on one thread: its connection, nesting depth, the tables it created
-/// at each level (its own until commit, dropped with a rolled-back level) and the tables
-/// it changed (published at commit).
-final class Pin {
+/// An open transaction: its connection, nesting depth, the tables it created at each level
+/// (its own until commit, dropped with a rolled-back level) and the tables it changed
+/// (published at commit).
+///
+/// `@unchecked Sendable`: every `var` and the connection are only used holding `lock`
+/// (calls from the transaction's tasks take turns).
+final class Pin: @unchecked Sendable {
+    let lock = RecursiveLock()
     let connection: PGConnection
     var depth = 0
     var preparedByLevel: [[ObjectIdentifier: PostgresTable]] = []

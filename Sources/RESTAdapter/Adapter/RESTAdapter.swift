@@ -217,6 +217,18 @@ public final class RESTAdapter: PersistenceAdapter {
     /// Runs `body`. HTTP has no transactions: requests the body sent stay sent when it
     /// throws (the error is rethrown as is).
     public func withTransaction<R>(_ body: () throws -> R) throws -> R { try body() }
+
+    /// Opens nothing (HTTP has no transactions): an async transaction's body runs, and
+    /// requests it sent stay sent when it throws.
+    public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? {
+        NoStoreTransaction()
+    }
+}
+
+/// The transaction of a store without transactions.
+private struct NoStoreTransaction: StoreTransaction {
+    func commit() throws {}
+    func rollback() {}
 }
 
 /// A model's resource with everything resolved once.

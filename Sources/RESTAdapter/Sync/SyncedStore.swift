@@ -178,4 +178,10 @@ public final class SyncedStore: PersistenceAdapter {
     }
 
     public func withTransaction<R>(_ body: () throws -> R) throws -> R { try local.withTransaction(body) }
+
+    /// Opens the local store's transaction for an async transaction (the journal is written
+    /// in it).
+    public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? {
+        try await local.beginTransaction(for: handle)
+    }
 }

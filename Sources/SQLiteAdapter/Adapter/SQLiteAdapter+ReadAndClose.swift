@@ -1,13 +1,20 @@
 import Foundation
 import SwiftModelCSQLite
 
-/// The open ``SQLiteAdapter/read(_:)`` block of the calling thread.
-final class ReadSnapshot {
-    static let current = ThreadLocal<ReadSnapshot>()
-    /// The adapter whose block this is (a thread may read two stores at once).
+/// An open ``SQLiteAdapter/read(_:)`` block, bound to the task (or thread) that opened it
+/// for the block's duration, and inherited by the tasks it starts.
+///
+/// `@unchecked Sendable`: `connection` is only used holding `lock` (tasks of the block
+/// may read at once); `owner` is immutable.
+final class ReadSnapshot: @unchecked Sendable {
+    /// The innermost open block of the current task or thread.
+    @TaskLocal static var current: ReadSnapshot?
+    /// The adapter whose block this is (a task may read two stores at once).
     unowned let owner: SQLiteAdapter
     /// The connection every read of the block runs on.
     let connection: SQLiteConnection
+    /// Serialises the block's reads on its connection.
+    let lock = RecursiveLock()
 
     init(owner: SQLiteAdapter, connection: SQLiteConnection) {
         self.owner = owner
@@ -39,8 +46,8 @@ extension SQLiteAdapter {
     ///   ``StoreError`` `.invalidRequest` for a write or a `transaction { }` inside the
     ///   block, or after ``close()``.
     public func read<R>(_ body: () throws -> R) throws -> R {
-        if transactionOwner.load(ordering: .acquiring) == currentThreadID() { return try body() }
-        if let snapshot = ReadSnapshot.current.value, snapshot.owner === self { return try body() }
+        if writerLock.isOwnedHere { return try body() }
+        if let snapshot = ReadSnapshot.current, snapshot.owner === self { return try body() }
         if let readers {
             return try readers.withReader(closed: closedError) { try snapshot(on: $0, body) }
         }
@@ -52,16 +59,11 @@ extension SQLiteAdapter {
 
     private func snapshot<R>(on connection: SQLiteConnection, _ body: () throws -> R) throws -> R {
         try connection.execute("BEGIN DEFERRED")
-        let previous = ReadSnapshot.current.value
-        ReadSnapshot.current.value = ReadSnapshot(owner: self, connection: connection)
         openReadBlocks.add(1, ordering: .relaxed)
-        defer {
-            openReadBlocks.subtract(1, ordering: .relaxed)
-            ReadSnapshot.current.value = previous
-        }
+        defer { openReadBlocks.subtract(1, ordering: .relaxed) }
         let result: R
         do {
-            result = try body()
+            result = try ReadSnapshot.$current.withValue(ReadSnapshot(owner: self, connection: connection), operation: body)
         } catch {
             try? connection.execute("ROLLBACK")
             throw error
@@ -70,9 +72,9 @@ extension SQLiteAdapter {
         return result
     }
 
-    /// Whether the calling thread is inside a ``read(_:)`` block of this adapter.
+    /// Whether the caller is inside a ``read(_:)`` block of this adapter.
     var isReadingSnapshot: Bool {
-        openReadBlocks.load(ordering: .relaxed) > 0 && ReadSnapshot.current.value?.owner === self
+        openReadBlocks.load(ordering: .relaxed) > 0 && ReadSnapshot.current?.owner === self
     }
 
     /// Closes the database: waits for reads in progress on the reader connections,
@@ -84,7 +86,7 @@ extension SQLiteAdapter {
     /// it too; call `close()` when the moment matters.
     ///
     /// - Throws: ``StoreError`` `.invalidRequest` when called inside a transaction or a
-    ///   ``read(_:)`` block on this thread (nothing is closed).
+    ///   ``read(_:)`` block (nothing is closed).
     public func close() throws {
         if isReadingSnapshot {
             throw StoreError(.invalidRequest, table: "", message: "close() inside read { }")

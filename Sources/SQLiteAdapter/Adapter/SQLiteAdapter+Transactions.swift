@@ -2,24 +2,71 @@ extension SQLiteAdapter {
     /// Runs `body` in a transaction on the writer: the outermost level is
     /// `BEGIN IMMEDIATE … COMMIT` (so it takes the write lock up front rather than
     /// failing halfway with `SQLITE_BUSY`), nested levels are `SAVEPOINT`s. A throw rolls
-    /// back exactly its level and is rethrown. Other threads' writes wait until the
-    /// outermost level ends; their reads see the last committed state meanwhile.
+    /// back exactly its level and is rethrown. Writes from outside the transaction wait
+    /// until the outermost level ends; reads from outside see the last committed state
+    /// meanwhile.
     ///
     /// - Throws: ``StoreError`` `.invalidRequest` inside a ``read(_:)`` block or after
     ///   ``close()``.
     public func withTransaction<R>(_ body: () throws -> R) throws -> R {
         if isReadingSnapshot { throw writeInsideReadError() }
-        writerLock.lock()
-        defer { writerLock.unlock() }
-        guard !writer.isClosed else { throw closedError() }
-        let level = depth
-        let savepoint = "swiftmodel_\(level)"
-        if level == 0 {
-            try writer.execute("BEGIN IMMEDIATE")
-            transactionOwner.store(currentThreadID(), ordering: .releasing)
-        } else {
-            try writer.execute("SAVEPOINT \(savepoint)")
+        if writerLock.isOwnedHere { return try writerLock.withLock { try savepoint(body) } }
+        if let handle = TransactionHandle.current(for: ObjectIdentifier(self)) { return try outermost(handle, body) }
+        let handle = TransactionHandle(store: self, outer: TransactionHandle.innermost)
+        defer { handle.close() }
+        return try TransactionHandle.$innermost.withValue(handle) { try outermost(handle, body) }
+    }
+
+    /// Opens an async transaction's outermost level, suspending while another transaction
+    /// owns the writer.
+    public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? {
+        if isReadingSnapshot { throw writeInsideReadError() }
+        await writerLock.acquire(handle)
+        do {
+            try writerLock.withLock { try begin() }
+        } catch {
+            writerLock.release(handle)
+            throw error
         }
+        return SQLiteTransaction(store: self, handle: handle)
+    }
+
+    private func outermost<R>(_ handle: TransactionHandle, _ body: () throws -> R) throws -> R {
+        try writerLock.withTransaction(handle, begin: begin, end: { commit in commit ? try self.commit() : rollBack() }, body)
+    }
+
+    /// `BEGIN IMMEDIATE`. Call holding the writer lock.
+    private func begin() throws {
+        guard !writer.isClosed else { throw closedError() }
+        try writer.execute("BEGIN IMMEDIATE")
+        depth = 1
+        preparedByLevel = [[]]
+    }
+
+    /// `COMMIT`; on failure the transaction is rolled back. Call holding the writer lock.
+    fileprivate func commit() throws {
+        depth = 0
+        let prepared = preparedByLevel.removeLast()
+        do {
+            try writer.execute("COMMIT")
+        } catch {
+            if writer.isInTransaction { try? writer.execute("ROLLBACK") }
+            forget(prepared)
+            throw error
+        }
+    }
+
+    /// `ROLLBACK`, forgetting the tables created inside. Call holding the writer lock.
+    fileprivate func rollBack() {
+        depth = 0
+        forget(preparedByLevel.removeLast())
+        try? writer.execute("ROLLBACK")
+    }
+
+    /// A nested level: a savepoint. Call holding the writer lock.
+    private func savepoint<R>(_ body: () throws -> R) throws -> R {
+        let savepoint = "swiftmodel_\(depth)"
+        try writer.execute("SAVEPOINT \(savepoint)")
         depth += 1
         preparedByLevel.append([])
         let result: R
@@ -28,35 +75,35 @@ extension SQLiteAdapter {
         } catch {
             depth -= 1
             forget(preparedByLevel.removeLast())
-            if level == 0 {
-                try? writer.execute("ROLLBACK")
-                transactionOwner.store(0, ordering: .releasing)
-            } else {
-                try? writer.execute("ROLLBACK TO \(savepoint); RELEASE \(savepoint)")
-            }
+            try? writer.execute("ROLLBACK TO \(savepoint); RELEASE \(savepoint)")
             throw error
         }
         depth -= 1
         let prepared = preparedByLevel.removeLast()
-        if level == 0 {
-            defer { transactionOwner.store(0, ordering: .releasing) }
-            do {
-                try writer.execute("COMMIT")
-            } catch {
-                if writer.isInTransaction { try? writer.execute("ROLLBACK") }
-                forget(prepared)
-                throw error
-            }
-        } else {
-            do {
-                try writer.execute("RELEASE \(savepoint)")
-            } catch {
-                try? writer.execute("ROLLBACK TO \(savepoint); RELEASE \(savepoint)")
-                forget(prepared)
-                throw error
-            }
-            preparedByLevel[preparedByLevel.count - 1] += prepared
+        do {
+            try writer.execute("RELEASE \(savepoint)")
+        } catch {
+            try? writer.execute("ROLLBACK TO \(savepoint); RELEASE \(savepoint)")
+            forget(prepared)
+            throw error
         }
+        preparedByLevel[preparedByLevel.count - 1] += prepared
         return result
+    }
+}
+
+/// An async transaction's outermost level on a ``SQLiteAdapter``.
+private struct SQLiteTransaction: StoreTransaction {
+    let store: SQLiteAdapter
+    let handle: TransactionHandle
+
+    func commit() throws {
+        defer { store.writerLock.release(handle) }
+        try store.writerLock.withLock { try store.commit() }
+    }
+
+    func rollback() {
+        store.writerLock.withLock { store.rollBack() }
+        store.writerLock.release(handle)
     }
 }

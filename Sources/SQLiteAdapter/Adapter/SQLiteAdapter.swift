@@ -20,34 +20,32 @@ import Synchronization
 /// parameters. See `Docs/SQLite.md`.
 ///
 /// ## Threading
-/// One **writer** connection, guarded by a recursive lock, runs every write and every
-/// transaction; a transaction holds the lock until it ends, so writers are serialised.
+/// One **writer** connection, guarded by a ``StoreLock``, runs every write and every
+/// transaction; a transaction owns the lock until it ends, so writers are serialised.
 /// Reads outside a transaction go to a pool of read-only connections
 /// (``SQLiteConfiguration/readerCount``) and run concurrently with the writer, seeing the
-/// last committed state (WAL snapshot isolation). Reads made by the thread that has a
-/// transaction open go to the writer and see that transaction's changes.
+/// last committed state (WAL snapshot isolation). Reads made inside a transaction (its
+/// ``TransactionHandle`` is active for the caller) go to the writer and see its changes.
 public final class SQLiteAdapter: PersistenceAdapter, @unchecked Sendable {
     /// This adapter's settings: ``SQLiteConfiguration``.
     public typealias Configuration = SQLiteConfiguration
 
     // @unchecked Sendable: `writer`, `depth` and `preparedByLevel` are only touched while
-    // holding `writerLock`; `catalog` is a Locked value; `readers`, `transactionOwner` and
-    // `openReadBlocks` are Sendable; the rest is immutable.
+    // holding `writerLock`; `catalog` is a Locked value; `readers` and `openReadBlocks` are
+    // Sendable; the rest is immutable.
 
     /// The database file's path (`":memory:"` for an in-memory database).
     public let path: String
     /// The settings it was opened with.
     public let configuration: SQLiteConfiguration
 
-    let writerLock = RecursiveLock()
+    let writerLock = StoreLock()
     let writer: SQLiteConnection
     let readers: ReaderPool?
-    /// The thread holding an open transaction (0 when none).
-    let transactionOwner = Atomic<UInt>(0)
     /// Open transaction levels on the writer.
     var depth = 0
-    /// How many ``read(_:)`` blocks are open on any thread (a fast gate for the
-    /// thread-local lookup in `reading`/`writing`).
+    /// How many ``read(_:)`` blocks are open (a fast gate for the task-local lookup in
+    /// `reading`/`writing`).
     let openReadBlocks = Atomic<Int>(0)
     /// Schemas whose tables were created at each open level (forgotten on rollback).
     var preparedByLevel: [[ObjectIdentifier]] = []
@@ -122,13 +120,13 @@ public final class SQLiteAdapter: PersistenceAdapter, @unchecked Sendable {
         return try body(writer)
     }
 
-    /// Runs `body` on a reader, or on the writer when this thread has a transaction open
-    /// (or there are no readers); inside ``read(_:)``, on that block's connection.
+    /// Runs `body` on a reader, or on the writer inside a transaction (or when there are
+    /// no readers); inside ``read(_:)``, on that block's connection.
     @inline(__always) func reading<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
-        if openReadBlocks.load(ordering: .relaxed) > 0, let snapshot = ReadSnapshot.current.value, snapshot.owner === self {
-            return try body(snapshot.connection)
+        if openReadBlocks.load(ordering: .relaxed) > 0, let snapshot = ReadSnapshot.current, snapshot.owner === self {
+            return try snapshot.lock.withLock { try body(snapshot.connection) }
         }
-        if let readers, transactionOwner.load(ordering: .acquiring) != currentThreadID() {
+        if let readers, !writerLock.isOwnedHere {
             return try readers.withReader(closed: closedError, body)
         }
         return try writing(body)

@@ -55,14 +55,39 @@ final class ConcurrencyDoc_Shelf: Model {
     }
 }
 
-// Docs/Concurrency.md, snippet 3 (line 116)
+// Docs/Concurrency.md, snippet 3 (line 115)
+final class ConcurrencyDoc_Order: Model {
+    @Column var customer = ""
+    init() {}
+}
+
+// Docs/Concurrency.md, snippet 3 (line 115)
+final class ConcurrencyDoc_Seat: Model {
+    @Column var row = ""
+    @Column var orderID: Int64?
+    init() {}
+}
+
+// Docs/Concurrency.md, snippet 3 (line 115)
+func ConcurrencyDoc_reserve(_ seat: ConcurrencyDoc_Seat, for order: ConcurrencyDoc_Order, in store: any PersistenceAdapter) throws {
+    try store.transaction { tx in
+        try order.save()
+        // A nested level: if the seat is gone, only this level is undone.
+        try? tx.savepoint {
+            seat.orderID = order.id
+            try seat.save()
+        }
+    }
+}
+
+// Docs/Concurrency.md, snippet 4 (line 148)
 final class ConcurrencyDoc_Account: Model {
     @Column var owner = ""
     @Column var balance = 0
     init() {}
 }
 
-// Docs/Concurrency.md, snippet 3 (line 116)
+// Docs/Concurrency.md, snippet 4 (line 148)
 func ConcurrencyDoc_transfer(_ amount: Int, from fromID: Int64, to toID: Int64, in store: any PersistenceAdapter) async throws {
     try await store.transaction { _ in
         guard let from = try await ConcurrencyDoc_Account.find(fromID, in: store), let to = try await ConcurrencyDoc_Account.find(toID, in: store) else {
@@ -75,7 +100,23 @@ func ConcurrencyDoc_transfer(_ amount: Int, from fromID: Int64, to toID: Int64, 
     }
 }
 
-// Docs/Concurrency.md, snippet 4 (line 156)
+// Docs/Concurrency.md, snippet 5 (line 178)
+@MainActor final class ConcurrencyDoc_Checkout {
+    var cart: [ConcurrencyDoc_Account] = []
+
+    func settle(in store: any PersistenceAdapter) async throws {
+        try await store.transaction { _ in
+            try await self.saveCart()       // main-actor records, written inside the transaction
+            try await ConcurrencyDoc_Account.create(["owner": "ledger"], in: store)
+        }
+    }
+
+    func saveCart() async throws {
+        for account in cart { try await account.save() }
+    }
+}
+
+// Docs/Concurrency.md, snippet 6 (line 211)
 @MainActor final class ConcurrencyDoc_ShelfList {
     var books: [ConcurrencyDoc_Book] = []
     var longCount = 0
@@ -93,7 +134,7 @@ func ConcurrencyDoc_transfer(_ amount: Int, from fromID: Int64, to toID: Int64, 
     }
 }
 
-// Docs/Concurrency.md, snippet 6 (line 251)
+// Docs/Concurrency.md, snippet 8 (line 307)
 func ConcurrencyDoc_countLongBooks() async throws -> Int {
     // A detached task gets a Sendable result (a count), never the records themselves.
     let task = Task.detached { try await ConcurrencyDoc_Book.query().where(\.pages > 300).count() }
@@ -122,19 +163,31 @@ extension ConcurrencyDoc {
         _ = context
     }
 
-    /// Docs/Concurrency.md, snippet 3 (line 116).
+    /// Docs/Concurrency.md, snippet 3 (line 115).
     static func snippet3(_ context: Context) throws {
         _ = context
 
+
     }
 
-    /// Docs/Concurrency.md, snippet 4 (line 156).
+    /// Docs/Concurrency.md, snippet 4 (line 148).
     static func snippet4(_ context: Context) throws {
+        _ = context
+
+    }
+
+    /// Docs/Concurrency.md, snippet 5 (line 178).
+    static func snippet5(_ context: Context) throws {
         _ = context
     }
 
-    /// Docs/Concurrency.md, snippet 6 (line 251).
+    /// Docs/Concurrency.md, snippet 6 (line 211).
     static func snippet6(_ context: Context) throws {
+        _ = context
+    }
+
+    /// Docs/Concurrency.md, snippet 8 (line 307).
+    static func snippet8(_ context: Context) throws {
         _ = context
     }
 }
@@ -143,6 +196,8 @@ extension ConcurrencyDoc {
     @Test func snippet1() throws { try privately { try ConcurrencyDoc.withContext { try ConcurrencyDoc.snippet1($0) } } }
     @Test func snippet2() throws { try privately { try ConcurrencyDoc.withContext { try ConcurrencyDoc.snippet2($0) } } }
     @Test func snippet3() throws { try privately { try ConcurrencyDoc.withContext { try ConcurrencyDoc.snippet3($0) } } }
-    // snippet 4 is compiled only (marked compile-only in the document)
-    @Test func snippet6() throws { try privately { try ConcurrencyDoc.withContext { try ConcurrencyDoc.snippet6($0) } } }
+    @Test func snippet4() throws { try privately { try ConcurrencyDoc.withContext { try ConcurrencyDoc.snippet4($0) } } }
+    @Test func snippet5() throws { try privately { try ConcurrencyDoc.withContext { try ConcurrencyDoc.snippet5($0) } } }
+    // snippet 6 is compiled only (marked compile-only in the document)
+    @Test func snippet8() throws { try privately { try ConcurrencyDoc.withContext { try ConcurrencyDoc.snippet8($0) } } }
 }

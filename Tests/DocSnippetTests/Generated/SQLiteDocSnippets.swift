@@ -57,7 +57,7 @@ extension SQLiteDoc {
         show(late)
     }
 
-    /// Docs/SQLite.md, snippet 5 (line 210).
+    /// Docs/SQLite.md, snippet 5 (line 211).
     static func snippet5(_ context: Context) throws {
         let store = context.store
         let (total, open) = try store.read {
@@ -67,7 +67,7 @@ extension SQLiteDoc {
         show(total, open)
     }
 
-    /// Docs/SQLite.md, snippet 6 (line 218).
+    /// Docs/SQLite.md, snippet 6 (line 219).
     static func snippet6(_ context: Context) throws {
         var configuration = SQLiteConfiguration()
         configuration.readerCount = 8

@@ -382,6 +382,28 @@ extension SourceModelCoreDoc {
         })
     }
 
+    /// Sources/ModelCore/Persistence/TransactionContext.swift, snippet 2.
+    static func TransactionContext2(_ given: Context) throws {
+        let store = given.store
+        let todo = given.todo
+        let order = given.order
+        try show(store.transaction { tx in
+            try order.save()
+            try? tx.savepoint { try todo.save() }   // may fail alone
+        })
+    }
+
+    /// Sources/ModelCore/Persistence/TransactionHandle.swift, snippet 1.
+    static func TransactionHandle1(_ given: Context) throws {
+        let store = given.store
+        let from = given.from
+        let to = given.to
+        try show(store.transaction { tx in
+            try from.save()
+            try tx.savepoint { try to.save() }   // a nested level: throwing undoes only it
+        })
+    }
+
     /// Sources/ModelCore/Query/QueryPredicate.swift, snippet 1.
     static func QueryPredicate1(_ given: Context) throws {
         let startsWith100Percent: QueryPredicate =

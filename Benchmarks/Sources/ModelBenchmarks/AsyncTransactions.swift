@@ -1,0 +1,68 @@
+import ArrayAdapter
+import Foundation
+import SQLiteAdapter
+
+/// `--async-tx N`: N transactions that each write one record, synchronous against async,
+/// on ArrayAdapter and on a SQLite file, alternating over rounds (median per transaction).
+/// Also counts the threads the async ones create: Linux assigns every new thread the next
+/// process id, so the system's last assigned id (`/proc/loadavg`) moves by at least the
+/// number of threads created (plus whatever the rest of the machine started meanwhile).
+enum AsyncTransactions {
+    static func run(_ n: Int, runs: Int) throws { try runAsync { try await measure(n, runs: max(runs, 5)) } }
+
+    private static func measure(_ n: Int, runs: Int) async throws {
+        let memory = ArrayAdapter()
+        let db = try BenchDatabase()
+        let sqlite = try db.adapter()
+        for (label, store) in [("ArrayAdapter", memory as any PersistenceAdapter), ("SQLite file", sqlite)] {
+            var syncTimes: [Double] = []
+            var asyncTimes: [Double] = []
+            var idsAssigned: [Int] = []
+            for _ in 0..<runs {
+                let start = ContinuousClock.now
+                try syncTransactions(n, store)
+                syncTimes.append(perCall(ContinuousClock.now - start, n))
+                let before = lastProcessID()
+                let asyncStart = ContinuousClock.now
+                for k in 0..<n {
+                    try await store.transaction { _ in
+                        let person = Person()
+                        Fixture.fill(person, k)
+                        try await person.save(to: store)
+                    }
+                }
+                asyncTimes.append(perCall(ContinuousClock.now - asyncStart, n))
+                if let before, let after = lastProcessID() { idsAssigned.append(after - before) }
+            }
+            let (sync, async) = (median(syncTimes), median(asyncTimes))
+            print("one-record transactions, \(label), n = \(n), median of \(runs)")
+            print(
+                String(format: "  sync %8.0f ns/tx   async %8.0f ns/tx   async/sync %.2fx", sync, async, async / sync)
+                    + "   process ids assigned during the async runs: \(idsAssigned.map(String.init).joined(separator: ", "))")
+        }
+        blackHole(db)
+    }
+
+    /// The last process id the system assigned, or nil where `/proc/loadavg` is missing.
+    private static func lastProcessID() -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
+        return text.split(separator: " ").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    private static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+    private static func perCall(_ d: Duration, _ n: Int) -> Double {
+        (Double(d.components.seconds) * 1e18 + Double(d.components.attoseconds)) / 1e9 / Double(n)
+    }
+}
+
+/// Synchronous one-record transactions (a sync function: async code picks async forms).
+private func syncTransactions(_ n: Int, _ store: any PersistenceAdapter) throws {
+    for k in 0..<n {
+        try store.transaction {
+            let person = Person()
+            Fixture.fill(person, k)
+            try person.save(to: store)
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Synchronization
+
+/// A store's write lock, held by calls for their duration and by transactions through
+/// their ``TransactionHandle``.
+///
+/// - A **call** (``withLock(_:)``) holds a recursive mutex while it runs. While a
+///   transaction owns the store, only calls made inside it (its handle is active for the
+///   caller: ``TransactionHandle/isActive``) get in, one at a time; others wait for it to end.
+/// - A **synchronous transaction** (``withTransaction(_:_:)``) owns the store and holds the
+///   mutex from start to end on its thread, as a plain lock would: its body's calls re-enter
+///   it at the cost of a lock.
+/// - An **async transaction** (``acquire(_:)`` … ``release(_:)``) owns the store without
+///   holding the mutex, so its body may move between threads and calls from any isolation
+///   inside it get in; while it waits for the store it is suspended, not blocking a thread.
+///
+/// `@unchecked Sendable`: `owner` and `ownerHoldsMutex` are written holding both `mutex` and
+/// `gate`, read holding either; `generation` and `waiters` are only touched holding `gate`;
+/// `ownerBits` is atomic.
+package final class StoreLock: @unchecked Sendable {
+    private let mutex = RecursiveLock()
+    private let gate = NSCondition()
+    private var owner: TransactionHandle?
+    /// Whether the owner is a synchronous transaction, holding `mutex` on its thread.
+    private var ownerHoldsMutex = false
+    /// The owner's address (0 when none), for lock-free checks.
+    private let ownerBits = Atomic<UInt>(0)
+    /// Bumped whenever the owner leaves.
+    private var generation: UInt64 = 0
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    package init() {}
+
+    // MARK: Calls
+
+    /// Takes the mutex for a call, waiting while a transaction the caller is not inside
+    /// owns the store.
+    @inline(__always) package func lock() {
+        mutex.lock()
+        if ownerBits.load(ordering: .acquiring) == 0 || ownerHoldsMutex { return }  // free, or our own thread's transaction
+        waitForOwner()
+    }
+
+    @inline(__always) package func unlock() { mutex.unlock() }
+
+    /// Runs `body` holding the lock (see ``lock()``).
+    @inline(__always) package func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        lock()
+        defer { mutex.unlock() }
+        return try body()
+    }
+
+    /// Runs `body` holding the lock if that needs no waiting; nil otherwise.
+    package func withLockIfAvailable<R>(_ body: () throws -> sending R) rethrows -> sending R? {
+        let outcome = try mutex.withLockIfAvailable { () throws -> sending R? in
+            guard ownerBits.load(ordering: .acquiring) == 0 || ownerHoldsMutex || owner?.isActive == true else { return nil }
+            return try body()
+        }
+        return outcome ?? nil
+    }
+
+    /// Called holding `mutex` while an async transaction owns the store: returns holding
+    /// it once the caller may go on.
+    private func waitForOwner() {
+        while true {
+            guard let current = owner, !ownerHoldsMutex else { return }
+            if current.isActive { return }
+            gate.lock()
+            let seen = generation
+            gate.unlock()
+            mutex.unlock()
+            gate.lock()
+            while generation == seen { gate.wait() }
+            gate.unlock()
+            mutex.lock()
+        }
+    }
+
+    // MARK: Transactions
+
+    /// Whether a transaction the caller is inside owns the store.
+    /// Never waits (a reader may ask while a transaction on another thread holds the lock).
+    @inline(__always) package var isOwnedHere: Bool {
+        let bits = ownerBits.load(ordering: .acquiring)
+        return bits != 0 && TransactionHandle.isActive(identifiedBy: bits)
+    }
+
+    /// Runs `body` as a synchronous transaction of `handle`, holding the mutex throughout:
+    /// `begin` opens it, `end(true)` commits, `end(false)` rolls back.
+    package func withTransaction<R>(
+        _ handle: TransactionHandle, begin: () throws -> Void, end: (_ commit: Bool) throws -> Void, _ body: () throws -> R
+    ) throws -> R {
+        lock()
+        defer { mutex.unlock() }
+        setOwner(handle, holdsMutex: true)
+        defer { setOwner(nil, holdsMutex: false) }
+        try begin()
+        let result: R
+        do {
+            result = try body()
+        } catch {
+            try? end(false)
+            throw error
+        }
+        try end(true)
+        return result
+    }
+
+    /// Makes `handle` (an async transaction) the owner, suspending while another transaction
+    /// owns the store. Does not keep the mutex.
+    package func acquire(_ handle: TransactionHandle) async {
+        while true {
+            // Calls hold the mutex only briefly; a synchronous transaction holds it to its
+            // end, and is waited for suspended, on the gate.
+            if let taken = mutex.withLockIfAvailable({ () -> Bool in
+                guard owner == nil else { return false }
+                setOwner(handle, holdsMutex: false)
+                return true
+            }) {
+                if taken { return }
+            } else if ownerBits.load(ordering: .acquiring) == 0 {
+                mutex.withLock {}  // a call in progress: wait the moment it takes
+                continue
+            }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                gate.lock()
+                if ownerBits.load(ordering: .acquiring) == 0 {
+                    gate.unlock()
+                    continuation.resume()
+                } else {
+                    waiters.append(continuation)
+                    gate.unlock()
+                }
+            }
+        }
+    }
+
+    /// Ends `handle`'s ownership (after its commit or rollback).
+    package func release(_ handle: TransactionHandle) {
+        mutex.withLock { if owner === handle { setOwner(nil, holdsMutex: false) } }
+    }
+
+    /// Sets the owner, holding `mutex`; wakes every waiter when it leaves.
+    private func setOwner(_ handle: TransactionHandle?, holdsMutex: Bool) {
+        gate.lock()
+        owner = handle
+        ownerHoldsMutex = holdsMutex
+        ownerBits.store(handle?.bits ?? 0, ordering: .releasing)
+        var woken: [CheckedContinuation<Void, Never>] = []
+        if handle == nil {
+            generation &+= 1
+            gate.broadcast()
+            swap(&woken, &waiters)
+        }
+        gate.unlock()
+        for waiter in woken { waiter.resume() }
+    }
+}

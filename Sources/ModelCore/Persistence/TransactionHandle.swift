@@ -1,0 +1,187 @@
+import Foundation
+import Synchronization
+
+/// One open transaction on one store: the value a transaction's body receives, and the key
+/// under which the store keeps the transaction's connection or writer.
+///
+/// The body reaches its transaction through the handle — or, for helpers it calls, through
+/// the task-local the handle is bound to while the body runs (``isActive``) — never through
+/// the identity of the thread it runs on. So a synchronous body and an async body work the
+/// same way, an async body may move between threads, and record writes from any isolation
+/// inside the body's task (an `await` into a `@MainActor` function, a child task) join the
+/// transaction.
+///
+/// ```swift
+/// try store.transaction { tx in
+///     try from.save()
+///     try tx.savepoint { try to.save() }   // a nested level: throwing undoes only it
+/// }
+/// ```
+///
+/// A handle is open from the first line of the body until the outermost level commits or
+/// rolls back; a task the body started that outlives it finds the handle closed and runs
+/// outside the transaction.
+///
+/// `@unchecked Sendable`: `levels` is only touched while holding `lock`; `open` is atomic;
+/// the rest is immutable.
+public final class TransactionHandle: @unchecked Sendable {
+    /// What happened at one level of the transaction: changes to announce at commit, and
+    /// record states to restore on rollback.
+    package struct Level {
+        /// Changes to hand on at commit: the record that wrote each, and whether it is
+        /// announced (false while notifications are suppressed: contexts still merge it).
+        var changes: [(ModelChange, AnyObject?, announce: Bool)] = []
+        /// Records written at this level and how to restore their state before (on
+        /// rollback; held strongly until the transaction ends). See ``RecordUndo``.
+        var undo: [RecordUndo] = []
+        /// The schemas written at this level (for ``TableObservers``), repeats mostly
+        /// skipped.
+        var schemas: [ModelSchema] = []
+    }
+
+    /// The store the transaction runs on.
+    public let store: any PersistenceAdapter
+    /// The store's identity.
+    package let key: ObjectIdentifier
+    /// The transaction this one was opened inside (on another store), if any.
+    package let outer: TransactionHandle?
+    /// The async transaction running the body, when it is async (weak: it owns the handle).
+    package private(set) weak var scope: AsyncTransaction?  // set once, before the handle is shared
+    private let lock = RecursiveLock()
+    private var levels: [Level] = []
+    private let open = Atomic<Bool>(true)
+
+    package init(store: any PersistenceAdapter, outer: TransactionHandle?, scope: AsyncTransaction? = nil) {
+        self.store = store
+        key = ObjectIdentifier(store)
+        self.outer = outer
+        self.scope = scope
+    }
+
+    /// The innermost open transaction of the current task (or thread, outside tasks).
+    @TaskLocal package static var innermost: TransactionHandle?
+
+    /// Whether the transaction has not ended yet.
+    public var isOpen: Bool { open.load(ordering: .acquiring) }
+
+    /// Whether the handle is bound to the current task or thread and still open: the code
+    /// running now is inside this transaction.
+    public var isActive: Bool {
+        var handle = Self.innermost
+        while let current = handle {
+            if current === self { return isOpen }
+            handle = current.outer
+        }
+        return false
+    }
+
+    /// The handle's address, for lock-free ownership checks (never 0).
+    package var bits: UInt { UInt(bitPattern: ObjectIdentifier(self).hashValue) }
+
+    /// Whether the handle at `bits` is bound to the current task or thread and open.
+    /// Sound without a lock: a handle in the caller's chain is alive, so an equal address
+    /// is that handle.
+    package static func isActive(identifiedBy bits: UInt) -> Bool {
+        var handle = innermost
+        while let current = handle {
+            if current.bits == bits { return current.isOpen }
+            handle = current.outer
+        }
+        return false
+    }
+
+    /// The first non-nil `lookup` of the open handles the caller is inside, innermost
+    /// first, by ``bits``.
+    package static func firstActive<T>(_ lookup: (UInt) -> T?) -> T? {
+        var handle = innermost
+        while let current = handle {
+            if current.isOpen, let found = lookup(current.bits) { return found }
+            handle = current.outer
+        }
+        return nil
+    }
+
+    /// The open transaction on `store` the current task is inside, if any.
+    @inline(__always) package static func current(for store: ObjectIdentifier) -> TransactionHandle? {
+        var handle = innermost
+        while let current = handle {
+            if current.key == store, current.isOpen { return current }
+            handle = current.outer
+        }
+        return nil
+    }
+
+    /// Runs a nested level of this transaction (a savepoint): throwing undoes exactly the
+    /// level's writes and record states, and rethrows.
+    ///
+    /// - Throws: ``StoreError`` `.invalidRequest` when the transaction has ended.
+    @discardableResult
+    public func savepoint<R>(_ body: () throws -> R) throws -> R {
+        guard isOpen else {
+            throw StoreError(.invalidRequest, table: "", message: "savepoint on a transaction that has ended")
+        }
+        return try Self.$innermost.withValue(self) { try TransactionContext.run(on: store, body) }
+    }
+
+    /// Ties the handle to the async transaction running its body.
+    func attach(_ scope: AsyncTransaction) { self.scope = scope }
+
+    // MARK: Levels
+
+    var depth: Int { lock.withLock { levels.count } }
+
+    func pushLevel() { lock.withLock { levels.append(Level()) } }
+
+    func popLevel() -> Level { lock.withLock { levels.removeLast() } }
+
+    /// Ends the handle: later lookups skip it.
+    package func close() { open.store(false, ordering: .releasing) }
+
+    /// Merges a committed nested level into the one around it.
+    func merge(_ level: Level) {
+        lock.withLock {
+            levels[levels.count - 1].changes += level.changes
+            levels[levels.count - 1].undo += level.undo
+            levels[levels.count - 1].schemas += level.schemas
+        }
+    }
+
+    /// Adds a write to the innermost level; false when no level is open (a bare adapter
+    /// transaction, which the model layer does not track).
+    func note(
+        _ change: () -> ModelChange, schema: ModelSchema, instance: AnyObject?, announce: Bool, keepsChange: Bool,
+        undo: RecordUndo?
+    ) -> Bool {
+        lock.withLock {
+            guard !levels.isEmpty else { return false }
+            let top = levels.count - 1
+            if levels[top].schemas.last !== schema { levels[top].schemas.append(schema) }
+            if keepsChange { levels[top].changes.append((change(), instance, announce)) }
+            if let undo { levels[top].undo.append(undo) }
+            return true
+        }
+    }
+
+    /// The isolation a rollback must restore a record written now in, when that is not
+    /// the one ending the transaction: nil inside a synchronous transaction and on an async
+    /// transaction's own executor; else the isolation an async write declared
+    /// (``WriteIsolation``), or the main actor on the main thread.
+    func foreignIsolation() -> (any Actor)? {
+        guard let scope, !scope.isRunningHere else { return nil }
+        if let declared = WriteIsolation.current { return declared }
+        return Thread.isMainThread ? MainActor.shared : nil
+    }
+}
+
+/// The isolation an async record write runs in, declared by the async write drivers while
+/// they record the write, so a rollback can restore the record there.
+package enum WriteIsolation {
+    @TaskLocal package static var current: (any Actor)?
+
+    /// Runs `body` (which records a write) with `isolation` declared, when the caller is
+    /// inside a transaction at all.
+    @inline(__always) package static func declaring<R>(_ isolation: (any Actor)?, _ body: () throws -> R) rethrows -> R {
+        guard let isolation, TransactionHandle.innermost != nil else { return try body() }
+        return try $current.withValue(isolation, operation: body)
+    }
+}
