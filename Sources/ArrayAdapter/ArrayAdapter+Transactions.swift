@@ -15,7 +15,7 @@ extension ArrayAdapter {
 
     /// Opens an async transaction's outermost level, suspending while another transaction
     /// owns the store.
-    public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? {
+    nonisolated(nonsending) public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? {
         await lock.acquire(handle)
         do {
             try lock.withLock { try open() }

@@ -247,7 +247,7 @@ public final class FileAdapter: PersistenceAdapter, @unchecked Sendable {
 
     /// Opens an async transaction's outermost level (see
     /// ``ArrayAdapter/beginTransaction(for:)``); its commit schedules autosave.
-    public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? {
+    nonisolated(nonsending) public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? {
         guard let inner = try await memory.beginTransaction(for: handle) else { return nil }
         return FileTransaction(store: self, inner: inner)
     }

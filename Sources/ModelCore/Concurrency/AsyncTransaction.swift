@@ -49,7 +49,24 @@ public final actor AsyncTransaction {
         try await body(self)
     }
 
-    fileprivate func begin() async throws -> (any StoreTransaction)? { try await store.beginTransaction(for: handle) }
+    /// Begins, runs the body and commits (or rolls back), all on the transaction's
+    /// executor: one switch there and one back. Nil when the store's transactions belong
+    /// to threads (nothing was begun).
+    fileprivate func execute<R>(_ body: @Sendable (isolated AsyncTransaction) async throws -> sending R) async throws
+        -> Disconnected<R>?
+    {
+        guard let opened = try await store.beginTransaction(for: handle) else { return nil }
+        handle.pushLevel()
+        do {
+            try Task.checkCancellation()
+            let sent = Disconnected(value: try await body(self))
+            try await commit(opened)
+            return sent
+        } catch {
+            await rollBack(opened)
+            throw error
+        }
+    }
 
     /// Commits: the store first, then the changes are announced. A failed commit rolls
     /// back like a throwing body.
@@ -125,19 +142,7 @@ extension PersistenceAdapter {
         let handle = scope.handle
         // The handle is bound from the start: the store's begin, commit and rollback are
         // calls inside the transaction.
-        let outcome = try await TransactionHandle.$innermost.withValue(handle) { () async throws -> Disconnected<R>? in
-            guard let opened = try await scope.begin() else { return nil }
-            handle.pushLevel()
-            do {
-                try Task.checkCancellation()
-                let sent = Disconnected(value: try await scope.run(body))
-                try await scope.commit(opened)
-                return sent
-            } catch {
-                await scope.rollBack(opened)
-                throw error
-            }
-        }
+        let outcome = try await TransactionHandle.$innermost.withValue(handle) { try await scope.execute(body) }
         if let outcome { return outcome.value }
         handle.close()
         return try await onThread(body)
@@ -202,7 +207,7 @@ extension AsyncTransaction {
 extension TransactionHandle.Level {
     /// Puts back every record written at a rolled-back level, newest first, each in the
     /// isolation it was written from.
-    func restoreEverywhere() async {
+    nonisolated(nonsending) func restoreEverywhere() async {
         for undo in undo.reversed() {
             if let isolation = undo.isolation {
                 await restoreRecord(UndoBox(undo), on: isolation)
@@ -232,7 +237,7 @@ private struct UndoBox: @unchecked Sendable {
 ///
 /// `@unchecked Sendable`: it only ever holds a `sending` result on its way to the one
 /// caller it was made for.
-private struct Disconnected<T>: @unchecked Sendable {
+struct Disconnected<T>: @unchecked Sendable {
     var value: T
 }
 

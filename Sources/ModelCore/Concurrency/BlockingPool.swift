@@ -46,7 +46,7 @@ package final class BlockingPool: Sendable {
     /// else after a hop there, so a call from another isolation joins it); a synchronous
     /// transaction's runs inline. Outside one, an in-memory store whose lock is free now
     /// runs it inline (``InlineRunningAdapter``).
-    package func run<T>(on store: any PersistenceAdapter, _ body: @escaping @Sendable () throws -> sending T)
+    nonisolated(nonsending) package func run<T>(on store: any PersistenceAdapter, _ body: @escaping @Sendable () throws -> sending T)
         async throws -> sending T
     {
         try Task.checkCancellation()

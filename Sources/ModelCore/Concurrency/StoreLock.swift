@@ -52,11 +52,10 @@ package final class StoreLock: @unchecked Sendable {
 
     /// Runs `body` holding the lock if that needs no waiting; nil otherwise.
     package func withLockIfAvailable<R>(_ body: () throws -> sending R) rethrows -> sending R? {
-        let outcome = try mutex.withLockIfAvailable { () throws -> sending R? in
-            guard ownerBits.load(ordering: .acquiring) == 0 || ownerHoldsMutex || owner?.isActive == true else { return nil }
-            return try body()
-        }
-        return outcome ?? nil
+        guard mutex.tryLock() else { return nil }
+        defer { mutex.unlock() }
+        guard ownerBits.load(ordering: .acquiring) == 0 || ownerHoldsMutex || owner?.isActive == true else { return nil }
+        return try body()
     }
 
     /// Called holding `mutex` while an async transaction owns the store: returns holding
@@ -108,7 +107,7 @@ package final class StoreLock: @unchecked Sendable {
 
     /// Makes `handle` (an async transaction) the owner, suspending while another transaction
     /// owns the store. Does not keep the mutex.
-    package func acquire(_ handle: TransactionHandle) async {
+    nonisolated(nonsending) package func acquire(_ handle: TransactionHandle) async {
         while true {
             // Calls hold the mutex only briefly; a synchronous transaction holds it to its
             // end, and is waited for suspended, on the gate.

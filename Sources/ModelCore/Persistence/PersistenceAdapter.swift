@@ -82,7 +82,7 @@ public protocol PersistenceAdapter: AnyObject, Sendable {
     /// Default: nil — the adapter's transactions belong to the thread that runs
     /// ``withTransaction(_:)``, so an async transaction runs its body on a thread of its own
     /// inside it.
-    func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)?
+    nonisolated(nonsending) func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)?
 
     /// Closes the store, with the same meaning on every adapter:
     /// - it waits for the calls and transactions in flight on other threads to finish
@@ -110,7 +110,7 @@ public protocol StoreTransaction: Sendable {
 
 extension PersistenceAdapter {
     /// Default: nil (transactions belong to threads; see the requirement).
-    public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? { nil }
+    nonisolated(nonsending) public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? { nil }
 
     /// Default: the store assigns no ids but auto-increment ones.
     public func assignsIDs(for schema: ModelSchema) -> Bool { false }

@@ -31,6 +31,9 @@ package final class RecursiveLock: @unchecked Sendable {
     @inline(__always) package func lock() { pthread_mutex_lock(mutex) }
     @inline(__always) package func unlock() { pthread_mutex_unlock(mutex) }
 
+    /// Takes the lock if that needs no waiting (free, or held by this thread).
+    @inline(__always) package func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
+
     /// Runs `body` holding the lock.
     @inline(__always) package func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         pthread_mutex_lock(mutex)

@@ -22,7 +22,7 @@ extension PostgresAdapter {
 
     /// Opens an async transaction's outermost level on a pooled connection. Waiting for a
     /// free connection blocks the transaction's executor (not the cooperative pool).
-    public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? {
+    nonisolated(nonsending) public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? {
         PostgresTransaction(store: self, handle: handle, pin: try begin(handle))
     }
 

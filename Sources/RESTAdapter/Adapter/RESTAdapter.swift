@@ -220,7 +220,7 @@ public final class RESTAdapter: PersistenceAdapter {
 
     /// Opens nothing (HTTP has no transactions): an async transaction's body runs, and
     /// requests it sent stay sent when it throws.
-    public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? {
+    nonisolated(nonsending) public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? {
         NoStoreTransaction()
     }
 }

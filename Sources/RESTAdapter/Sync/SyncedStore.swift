@@ -181,7 +181,7 @@ public final class SyncedStore: PersistenceAdapter {
 
     /// Opens the local store's transaction for an async transaction (the journal is written
     /// in it).
-    public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? {
+    nonisolated(nonsending) public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? {
         try await local.beginTransaction(for: handle)
     }
 }

@@ -19,7 +19,7 @@ extension SQLiteAdapter {
 
     /// Opens an async transaction's outermost level, suspending while another transaction
     /// owns the writer.
-    public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? {
+    nonisolated(nonsending) public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? {
         if isReadingSnapshot { throw writeInsideReadError() }
         await writerLock.acquire(handle)
         do {
