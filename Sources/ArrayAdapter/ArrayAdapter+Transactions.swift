@@ -29,6 +29,9 @@ extension ArrayAdapter {
     /// Whether the caller is inside a transaction that owns this store.
     package var isInTransactionHere: Bool { lock.isOwnedHere }
 
+    /// How many async transactions are suspended waiting for the store.
+    package var suspendedTransactions: Int { lock.suspendedTransactions }
+
     /// How many transaction levels are open. Call with the lock held.
     package var openLevels: Int { journal.count }
 

@@ -1,4 +1,5 @@
 import ArrayAdapter
+import SQLiteAdapter
 import Foundation
 
 import Testing
@@ -122,6 +123,42 @@ import Testing
         released.withLock { $0 = true }
         try await transaction
         #expect(try await Shelf.count(in: store) == 2)
+    }
+
+    /// Async transactions waiting for a store another transaction holds are suspended,
+    /// not parked on threads: all 16 are counted as suspended waiters of the store's lock.
+    @Test(arguments: ["array", "sqlite"]) func waitingForTheStoreSuspends(_ kind: String) async throws {
+        let store = try AsyncStores.make(kind)
+        let suspended: @Sendable () -> Int = {
+            (store as? ArrayAdapter)?.suspendedTransactions ?? (store as? SQLiteAdapter)?.suspendedTransactions ?? -1
+        }
+        let holding = Guarded(false)
+        let release = Guarded(false)
+        let holder = Thread {
+            _ = try? store.transaction {
+                holding.withLock { $0 = true }
+                while !release.withLock({ $0 }) { usleep(2_000) }
+            }
+        }
+        holder.start()
+        while !holding.withLock({ $0 }) { try await _Concurrency.Task.sleep(for: .milliseconds(2)) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for k in 0..<16 {
+                group.addTask {
+                    try await store.transaction { _ in _ = try await Shelf.create(["name": .string("waiter \(k)")], in: store) }
+                }
+            }
+            var waited = 0
+            while suspended() < 16, waited < 5_000 {  // at most 5 s
+                try await _Concurrency.Task.sleep(for: .milliseconds(5))
+                waited += 5
+            }
+            #expect(suspended() == 16, "suspended waiters while another transaction holds the store")
+            release.withLock { $0 = true }
+            try await group.waitForAll()
+        }
+        #expect(suspended() == 0)
+        #expect(try await Shelf.count(in: store) == 16)
     }
 
     @Test func recordsMadeInsideComeOut() async throws {

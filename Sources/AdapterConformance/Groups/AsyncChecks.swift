@@ -61,6 +61,7 @@ enum AsyncChecks {
         }
 
         try await joiningChecks(c)
+        try await externalCommitChecks(c)
 
         let cancelled = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -122,6 +123,34 @@ enum AsyncChecks {
         c.expect(
             name == "rolled back" && dirty && secondIsNew,
             "the other isolation's records are back to their unsaved state (\(name ?? "nil"), dirty \(dirty), new \(secondIsNew))")
+        _ = try await ConformanceHooked.delete(id: id, in: store)
+    }
+
+    /// A commit another party made to the store — published on the commit bus, as a REST
+    /// pull and a PostgreSQL notification are — reaches a record a context holds and the
+    /// change streams, stamped external and with the store.
+    private static func externalCommitChecks(_ c: ConformanceChecker) async throws {
+        let store = c.store
+        let schema = ConformanceHooked.schema
+        let id = try await ConformanceHooked.create(["name": "external v1"], in: store).id ?? 0
+        let context = ModelContext()
+        let held = try context.run { try ConformanceHooked.find(id, in: store) }
+        let stream = ModelNotifications.changes(of: ConformanceHooked.self)
+        guard var row = try store.find(id: .int(id), in: schema), let name = schema.index(ofColumn: "name") else {
+            c.expect(false, "the external-commit record is stored")
+            return
+        }
+        row[name] = .string("external v2")  // another party writes the row, behind the model layer
+        try store.update(row, changedColumns: [name], in: schema)
+        CommitBus.publishExternal([.external(.update, schema: schema, id: .int(id), values: row)], schemas: [schema], store: store)
+        c.equal(held?.name, "external v2", "an external commit reaches a record a context holds")
+        c.expect(held?.isDirty == false, "…which stays clean")
+        var seen: ModelChange?
+        for await change in stream where change.isExternal && change.isIn(store) {  // other stores' checks run meanwhile
+            seen = change
+            break
+        }
+        c.expect(seen?.id == .int(id) && seen?.action == .update, "an external commit reaches the change streams, stamped with its store")
         _ = try await ConformanceHooked.delete(id: id, in: store)
     }
 

@@ -19,9 +19,9 @@ public final actor AsyncTransaction {
     public nonisolated let handle: TransactionHandle
     private nonisolated let executor: TransactionExecutor
 
-    init(store: any PersistenceAdapter, outer: TransactionHandle?, onThread: Bool) {
+    init(store: any PersistenceAdapter, outer: TransactionHandle?, executor: TransactionExecutor) {
         self.store = store
-        executor = onThread ? .thread(TransactionThread()) : .queue(QueueExecutor())
+        self.executor = executor
         handle = TransactionHandle(store: store, outer: outer)
         handle.attach(self)
     }
@@ -121,9 +121,10 @@ extension PersistenceAdapter {
     /// inside the body (`await` a function of that isolation); the body's result comes out.
     ///
     /// Cancellation: a task cancelled before the transaction begins throws
-    /// `CancellationError` and touches nothing; once begun, the body's async calls throw
-    /// `CancellationError` when the task is cancelled, which rolls the whole transaction
-    /// back.
+    /// `CancellationError` and touches nothing; one cancelled while it waits for the store
+    /// throws it once the store is its, before the body runs (rolling back the empty
+    /// transaction); once the body runs, its async calls throw `CancellationError` when the
+    /// task is cancelled, which rolls the whole transaction back.
     ///
     /// - Throws: what `body` throws (after rolling back), the store's errors, and
     ///   ``StoreError`` `.invalidRequest` for an async transaction nested in another on
@@ -138,7 +139,7 @@ extension PersistenceAdapter {
                 .invalidRequest, table: "",
                 message: "an async transaction cannot nest inside another on the same store; use the synchronous transaction { } (a savepoint) inside it")
         }
-        let scope = AsyncTransaction(store: self, outer: TransactionHandle.innermost, onThread: false)
+        let scope = AsyncTransaction(store: self, outer: TransactionHandle.innermost, executor: .queue(QueueExecutor()))
         let handle = scope.handle
         // The handle is bound from the start: the store's begin, commit and rollback are
         // calls inside the transaction.
@@ -153,9 +154,9 @@ extension PersistenceAdapter {
     nonisolated(nonsending) private func onThread<R>(
         _ body: @Sendable (isolated AsyncTransaction) async throws -> sending R
     ) async throws -> sending R {
-        let scope = AsyncTransaction(store: self, outer: TransactionHandle.innermost, onThread: true)
+        let thread = TransactionThread()
+        let scope = AsyncTransaction(store: self, outer: TransactionHandle.innermost, executor: .thread(thread))
         let handle = scope.handle
-        guard case .thread(let thread) = scope.executorKind else { throw CancellationError() }
         let (started, finished) = (OneShot(), OneShot())
         let failure = FailureSlot()
         let worker = Thread { [self] in
@@ -198,10 +199,6 @@ enum TransactionExecutor: Sendable {
     case queue(QueueExecutor)
     /// A thread of its own (adapters whose transactions belong to threads).
     case thread(TransactionThread)
-}
-
-extension AsyncTransaction {
-    nonisolated var executorKind: TransactionExecutor { executor }
 }
 
 extension TransactionHandle.Level {

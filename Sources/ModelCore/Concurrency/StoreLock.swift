@@ -77,6 +77,13 @@ package final class StoreLock: @unchecked Sendable {
 
     // MARK: Transactions
 
+    /// How many async transactions are suspended waiting for the store now.
+    package var suspendedTransactions: Int {
+        gate.lock()
+        defer { gate.unlock() }
+        return waiters.count
+    }
+
     /// Whether a transaction the caller is inside owns the store.
     /// Never waits (a reader may ask while a transaction on another thread holds the lock).
     @inline(__always) package var isOwnedHere: Bool {

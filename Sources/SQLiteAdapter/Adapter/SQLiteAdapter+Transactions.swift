@@ -31,6 +31,9 @@ extension SQLiteAdapter {
         return SQLiteTransaction(store: self, handle: handle)
     }
 
+    /// How many async transactions are suspended waiting for the writer.
+    package var suspendedTransactions: Int { writerLock.suspendedTransactions }
+
     private func outermost<R>(_ handle: TransactionHandle, _ body: () throws -> R) throws -> R {
         try writerLock.withTransaction(handle, begin: begin, end: { commit in commit ? try self.commit() : rollBack() }, body)
     }
