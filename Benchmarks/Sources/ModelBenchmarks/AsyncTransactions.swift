@@ -41,6 +41,13 @@ enum AsyncTransactions {
                     + "   process ids assigned during the async runs: \(idsAssigned.map(String.init).joined(separator: ", "))")
         }
         blackHole(db)
+        var hops: [Double] = []
+        for _ in 0..<runs {
+            let start = ContinuousClock.now
+            for _ in 0..<n { await QueueActor().touch() }
+            hops.append(perCall(ContinuousClock.now - start, n))
+        }
+        print(String(format: "  baseline: a no-op call on an actor with a dispatch-queue executor, and back: %6.0f ns", median(hops)))
     }
 
     /// The last process id the system assigned, or nil where `/proc/loadavg` is missing.
@@ -64,5 +71,23 @@ private func syncTransactions(_ n: Int, _ store: any PersistenceAdapter) throws 
             Fixture.fill(person, k)
             try person.save(to: store)
         }
+    }
+}
+
+/// The floor of an async transaction's cost: an actor on a dispatch queue of its own (as an
+/// async transaction's body is), called once and left.
+private actor QueueActor {
+    private let executor = BenchQueueExecutor()
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    func touch() {}
+}
+
+/// `@unchecked Sendable`: the queue is set once and is thread-safe.
+private final class BenchQueueExecutor: SerialExecutor, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "bench.queue")
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedSerialExecutor()
+        queue.async { job.runSynchronously(on: executor) }
     }
 }
