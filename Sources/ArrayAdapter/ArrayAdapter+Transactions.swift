@@ -6,23 +6,15 @@ extension ArrayAdapter {
     ///
     /// - Complexity: O(1) to open, O(changes) to roll back.
     public func withTransaction<R>(_ body: () throws -> R) throws -> R {
-        if lock.isOwnedHere { return try lock.withLock { try level(body) } }
-        if let handle = TransactionHandle.current(for: ObjectIdentifier(self)) { return try outermost(handle, body) }
-        let handle = TransactionHandle(store: self, outer: TransactionHandle.innermost)
-        defer { handle.close() }
-        return try TransactionHandle.$innermost.withValue(handle) { try outermost(handle, body) }
+        try lock.transaction(
+            on: self, begin: open, end: { commit in commit ? closeLevel(journal.removeLast()) : rollBack(journal.removeLast()) },
+            nested: level, body)
     }
 
     /// Opens an async transaction's outermost level, suspending while another transaction
     /// owns the store.
     nonisolated(nonsending) public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? {
-        await lock.acquire(handle)
-        do {
-            try lock.withLock { try open() }
-        } catch {
-            lock.release(handle)
-            throw error
-        }
+        try await lock.begin(handle, open)
         return ArrayTransaction(store: self, handle: handle)
     }
 
@@ -34,10 +26,6 @@ extension ArrayAdapter {
 
     /// How many transaction levels are open. Call with the lock held.
     package var openLevels: Int { journal.count }
-
-    private func outermost<R>(_ handle: TransactionHandle, _ body: () throws -> R) throws -> R {
-        try lock.withTransaction(handle, begin: open, end: { commit in commit ? closeLevel(journal.removeLast()) : rollBack(journal.removeLast()) }, body)
-    }
 
     /// A nested level, holding the lock.
     private func level<R>(_ body: () throws -> R) throws -> R {

@@ -112,6 +112,29 @@ package final class StoreLock: @unchecked Sendable {
         return result
     }
 
+    /// A store's `withTransaction` over this lock: a nested level (`nested`, holding the
+    /// mutex) inside a transaction the caller is in, else the outermost level of the
+    /// caller's handle (see ``withTransaction(_:begin:end:_:)``).
+    package func transaction<R>(
+        on store: any PersistenceAdapter, begin: () throws -> Void, end: (_ commit: Bool) throws -> Void,
+        nested: (() throws -> R) throws -> R, _ body: () throws -> R
+    ) throws -> R {
+        if isOwnedHere { return try withLock { try withoutActuallyEscaping(body) { try nested($0) } } }
+        return try TransactionHandle.withCurrent(for: store) { handle in try withTransaction(handle, begin: begin, end: end, body) }
+    }
+
+    /// A store's `beginTransaction(for:)` over this lock: waits (suspended) to own the
+    /// store, then runs `open` holding the mutex; lets go again when `open` throws.
+    nonisolated(nonsending) package func begin(_ handle: TransactionHandle, _ open: () throws -> Void) async throws {
+        await acquire(handle)
+        do {
+            try withLock(open)
+        } catch {
+            release(handle)
+            throw error
+        }
+    }
+
     /// Makes `handle` (an async transaction) the owner, suspending while another transaction
     /// owns the store. Does not keep the mutex.
     nonisolated(nonsending) package func acquire(_ handle: TransactionHandle) async {

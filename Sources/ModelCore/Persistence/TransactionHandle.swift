@@ -111,6 +111,16 @@ public final class TransactionHandle: @unchecked Sendable {
         return nil
     }
 
+    /// Runs `body` with the caller's open transaction on `store`, or, when there is none (an
+    /// adapter's `withTransaction` called directly), with a new handle bound for its
+    /// duration: the handle an adapter keys its side of the transaction by.
+    package static func withCurrent<R>(for store: any PersistenceAdapter, _ body: (TransactionHandle) throws -> R) rethrows -> R {
+        if let handle = current(for: ObjectIdentifier(store)) { return try body(handle) }
+        let handle = TransactionHandle(store: store, outer: innermost)
+        defer { handle.close() }
+        return try $innermost.withValue(handle) { try body(handle) }
+    }
+
     /// Runs a nested level of this transaction (a savepoint): throwing undoes exactly the
     /// level's writes and record states, and rethrows.
     ///

@@ -14,10 +14,7 @@ extension PostgresAdapter {
     /// transaction to keep going.
     public func withTransaction<R>(_ body: () throws -> R) throws -> R {
         if let pin = pin() { return try pin.lock.withLock { try nested(pin, body) } }
-        if let handle = TransactionHandle.current(for: ObjectIdentifier(self)) { return try outermost(handle, body) }
-        let handle = TransactionHandle(store: self, outer: TransactionHandle.innermost)
-        defer { handle.close() }
-        return try TransactionHandle.$innermost.withValue(handle) { try outermost(handle, body) }
+        return try TransactionHandle.withCurrent(for: self) { handle in try outermost(handle, body) }
     }
 
     /// Opens an async transaction's outermost level on a pooled connection. Waiting for a

@@ -10,33 +10,20 @@ extension SQLiteAdapter {
     ///   ``close()``.
     public func withTransaction<R>(_ body: () throws -> R) throws -> R {
         if isReadingSnapshot { throw writeInsideReadError() }
-        if writerLock.isOwnedHere { return try writerLock.withLock { try savepoint(body) } }
-        if let handle = TransactionHandle.current(for: ObjectIdentifier(self)) { return try outermost(handle, body) }
-        let handle = TransactionHandle(store: self, outer: TransactionHandle.innermost)
-        defer { handle.close() }
-        return try TransactionHandle.$innermost.withValue(handle) { try outermost(handle, body) }
+        return try writerLock.transaction(
+            on: self, begin: begin, end: { commit in commit ? try self.commit() : rollBack() }, nested: savepoint, body)
     }
 
     /// Opens an async transaction's outermost level, suspending while another transaction
     /// owns the writer.
     nonisolated(nonsending) public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? {
         if isReadingSnapshot { throw writeInsideReadError() }
-        await writerLock.acquire(handle)
-        do {
-            try writerLock.withLock { try begin() }
-        } catch {
-            writerLock.release(handle)
-            throw error
-        }
+        try await writerLock.begin(handle, begin)
         return SQLiteTransaction(store: self, handle: handle)
     }
 
     /// How many async transactions are suspended waiting for the writer.
     package var suspendedTransactions: Int { writerLock.suspendedTransactions }
-
-    private func outermost<R>(_ handle: TransactionHandle, _ body: () throws -> R) throws -> R {
-        try writerLock.withTransaction(handle, begin: begin, end: { commit in commit ? try self.commit() : rollBack() }, body)
-    }
 
     /// `BEGIN IMMEDIATE`. Call holding the writer lock.
     private func begin() throws {
