@@ -7,7 +7,7 @@ extension ArrayAdapter {
     /// - Complexity: O(1) to open, O(changes) to roll back.
     public func withTransaction<R>(_ body: () throws -> R) throws -> R {
         try lock.transaction(
-            on: self, begin: open, end: { commit in commit ? closeLevel(journal.removeLast()) : rollBack(journal.removeLast()) },
+            begin: open, end: { commit in commit ? closeLevel(journal.removeLast()) : rollBack(journal.removeLast()) },
             nested: level, body)
     }
 

@@ -7,24 +7,29 @@ import Synchronization
 /// - A **call** (``withLock(_:)``) holds a recursive mutex while it runs. While a
 ///   transaction owns the store, only calls made inside it (its handle is active for the
 ///   caller: ``TransactionHandle/isActive``) get in, one at a time; others wait for it to end.
-/// - A **synchronous transaction** (``withTransaction(_:_:)``) owns the store and holds the
-///   mutex from start to end on its thread, as a plain lock would: its body's calls re-enter
-///   it at the cost of a lock.
+/// - A **synchronous transaction** (``transaction(begin:end:nested:_:)``) owns the store
+///   and holds the mutex from start to end on its thread, as a plain lock would: its body's
+///   calls re-enter it at the cost of a lock. It needs no handle: holding the mutex, its
+///   thread is the only one that can be inside it.
 /// - An **async transaction** (``acquire(_:)`` … ``release(_:)``) owns the store without
 ///   holding the mutex, so its body may move between threads and calls from any isolation
 ///   inside it get in; while it waits for the store it is suspended, not blocking a thread.
 ///
 /// `@unchecked Sendable`: `owner` and `ownerHoldsMutex` are written holding both `mutex` and
 /// `gate`, read holding either; `generation` and `waiters` are only touched holding `gate`;
-/// `ownerBits` is atomic.
+/// `ownerBits` and `ownerThread` are atomic.
 package final class StoreLock: @unchecked Sendable {
     private let mutex = RecursiveLock()
     private let gate = NSCondition()
     private var owner: TransactionHandle?
     /// Whether the owner is a synchronous transaction, holding `mutex` on its thread.
     private var ownerHoldsMutex = false
-    /// The owner's address (0 when none), for lock-free checks.
+    /// The owner's address (0 when none; ``syncOwner`` for a synchronous transaction), for
+    /// lock-free checks.
     private let ownerBits = Atomic<UInt>(0)
+    /// The thread of a synchronous owner (0 otherwise).
+    private let ownerThread = Atomic<UInt>(0)
+    private static let syncOwner: UInt = 1
     /// Bumped whenever the owner leaves.
     private var generation: UInt64 = 0
     private var waiters: [CheckedContinuation<Void, Never>] = []
@@ -88,17 +93,18 @@ package final class StoreLock: @unchecked Sendable {
     /// Never waits (a reader may ask while a transaction on another thread holds the lock).
     @inline(__always) package var isOwnedHere: Bool {
         let bits = ownerBits.load(ordering: .acquiring)
-        return bits != 0 && TransactionHandle.isActive(identifiedBy: bits)
+        if bits == 0 { return false }
+        // A synchronous owner holds the mutex on its thread: only that thread is inside.
+        if bits == Self.syncOwner { return ownerThread.load(ordering: .acquiring) == currentThreadID() }
+        return TransactionHandle.isActive(identifiedBy: bits)
     }
 
-    /// Runs `body` as a synchronous transaction of `handle`, holding the mutex throughout:
-    /// `begin` opens it, `end(true)` commits, `end(false)` rolls back.
-    package func withTransaction<R>(
-        _ handle: TransactionHandle, begin: () throws -> Void, end: (_ commit: Bool) throws -> Void, _ body: () throws -> R
-    ) throws -> R {
+    /// Runs `body` as a synchronous transaction, holding the mutex throughout: `begin`
+    /// opens it, `end(true)` commits, `end(false)` rolls back.
+    private func withTransaction<R>(begin: () throws -> Void, end: (_ commit: Bool) throws -> Void, _ body: () throws -> R) throws -> R {
         lock()
         defer { mutex.unlock() }
-        setOwner(handle, holdsMutex: true)
+        setOwner(nil, holdsMutex: true)
         defer { setOwner(nil, holdsMutex: false) }
         try begin()
         let result: R
@@ -113,14 +119,14 @@ package final class StoreLock: @unchecked Sendable {
     }
 
     /// A store's `withTransaction` over this lock: a nested level (`nested`, holding the
-    /// mutex) inside a transaction the caller is in, else the outermost level of the
-    /// caller's handle (see ``withTransaction(_:begin:end:_:)``).
+    /// mutex) inside a transaction the caller is in, else an outermost level, holding the
+    /// mutex to its end.
     package func transaction<R>(
-        on store: any PersistenceAdapter, begin: () throws -> Void, end: (_ commit: Bool) throws -> Void,
+        begin: () throws -> Void, end: (_ commit: Bool) throws -> Void,
         nested: (() throws -> R) throws -> R, _ body: () throws -> R
     ) throws -> R {
         if isOwnedHere { return try withLock { try withoutActuallyEscaping(body) { try nested($0) } } }
-        return try TransactionHandle.withCurrent(for: store) { handle in try withTransaction(handle, begin: begin, end: end, body) }
+        return try withTransaction(begin: begin, end: end, body)
     }
 
     /// A store's `beginTransaction(for:)` over this lock: waits (suspended) to own the
@@ -142,7 +148,7 @@ package final class StoreLock: @unchecked Sendable {
             // Calls hold the mutex only briefly; a synchronous transaction holds it to its
             // end, and is waited for suspended, on the gate.
             if let taken = mutex.withLockIfAvailable({ () -> Bool in
-                guard owner == nil else { return false }
+                guard ownerBits.load(ordering: .acquiring) == 0 else { return false }
                 setOwner(handle, holdsMutex: false)
                 return true
             }) {
@@ -169,14 +175,16 @@ package final class StoreLock: @unchecked Sendable {
         mutex.withLock { if owner === handle { setOwner(nil, holdsMutex: false) } }
     }
 
-    /// Sets the owner, holding `mutex`; wakes every waiter when it leaves.
+    /// Sets the owner (an async transaction's handle, or the calling thread's synchronous
+    /// transaction when `holdsMutex`), holding `mutex`; wakes every waiter when it leaves.
     private func setOwner(_ handle: TransactionHandle?, holdsMutex: Bool) {
         gate.lock()
         owner = handle
         ownerHoldsMutex = holdsMutex
-        ownerBits.store(handle?.bits ?? 0, ordering: .releasing)
+        ownerThread.store(holdsMutex ? currentThreadID() : 0, ordering: .releasing)
+        ownerBits.store(holdsMutex ? Self.syncOwner : handle?.bits ?? 0, ordering: .releasing)
         var woken: [CheckedContinuation<Void, Never>] = []
-        if handle == nil {
+        if handle == nil && !holdsMutex {
             generation &+= 1
             gate.broadcast()
             swap(&woken, &waiters)

@@ -11,7 +11,7 @@ extension SQLiteAdapter {
     public func withTransaction<R>(_ body: () throws -> R) throws -> R {
         if isReadingSnapshot { throw writeInsideReadError() }
         return try writerLock.transaction(
-            on: self, begin: begin, end: { commit in commit ? try self.commit() : rollBack() }, nested: savepoint, body)
+            begin: begin, end: { commit in commit ? try self.commit() : rollBack() }, nested: savepoint, body)
     }
 
     /// Opens an async transaction's outermost level, suspending while another transaction
