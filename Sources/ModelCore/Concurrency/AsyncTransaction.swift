@@ -139,7 +139,9 @@ extension PersistenceAdapter {
                 .invalidRequest, table: "",
                 message: "an async transaction cannot nest inside another on the same store; use the synchronous transaction { } (a savepoint) inside it")
         }
-        let scope = AsyncTransaction(store: self, outer: TransactionHandle.innermost, executor: .queue(QueueExecutor()))
+        let executor = QueueExecutor.take()
+        defer { executor.recycle() }
+        let scope = AsyncTransaction(store: self, outer: TransactionHandle.innermost, executor: .queue(executor))
         let handle = scope.handle
         // The handle is bound from the start: the store's begin, commit and rollback are
         // calls inside the transaction.
