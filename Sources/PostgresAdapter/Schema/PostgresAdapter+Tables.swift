@@ -63,12 +63,7 @@ extension PostgresAdapter {
             if existing.isEmpty {
                 try connection.execute(table.createTableSQL)
             } else {
-                for index in schema.columns.indices where !existing.contains(schema.columns[index].name) {
-                    try connection.execute("ALTER TABLE \(table.table) ADD COLUMN \(table.columnDefinition(index, forAdding: true))")
-                }
-                if let sequence = table.sequenceColumnDefinition, !existing.contains(PostgresDialect.sequenceColumn) {
-                    try connection.execute("ALTER TABLE \(table.table) ADD COLUMN \(sequence)")
-                }
+                for sql in table.ddl.missingColumns(existing: existing) { try connection.execute(sql) }
             }
             for sql in table.indexSQL { try connection.execute(sql) }
             let quotedTable = table.table

@@ -173,9 +173,7 @@ public final class SQLiteAdapter: PersistenceAdapter, @unchecked Sendable {
             if existing.isEmpty {
                 try db.execute(mapping.createTableSQL)
             } else {
-                for index in schema.columns.indices where !existing.contains(schema.columns[index].name) {
-                    try db.execute("ALTER TABLE \(mapping.table) ADD COLUMN \(mapping.columnDefinition(index, forAdding: true))")
-                }
+                for sql in mapping.ddl.missingColumns(existing: existing) { try db.execute(sql) }
             }
             for sql in mapping.indexSQL { try db.execute(sql) }
             try db.execute("RELEASE swiftmodel_prepare")

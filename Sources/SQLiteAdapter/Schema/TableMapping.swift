@@ -46,54 +46,14 @@ final class TableMapping: Sendable {
 
     // MARK: DDL
 
-    /// The column's definition in `CREATE TABLE` (and, without the primary key, in
-    /// `ALTER TABLE ADD COLUMN`).
-    func columnDefinition(_ index: Int, forAdding: Bool = false) -> String {
-        let column = schema.columns[index]
-        var sql = SQLText.quote(column.name) + " " + (dates[index]?.sqliteType ?? column.type.sqliteType)
-        if index == 0 {
-            sql += schema.idGeneration == .autoIncrement ? " PRIMARY KEY AUTOINCREMENT" : " NOT NULL PRIMARY KEY"
-            return sql
-        }
-        if !column.isOptional {
-            sql += " NOT NULL"
-            // A new NOT NULL column needs a default for the rows already stored: the
-            // declared default, or the property's initial value evaluated once.
-            let value = forAdding ? column.defaultValue.makeValue() : defaultLiteral(column)
-            if let value, !value.isNull, let literal = SQLiteDialect.literal(stored(value, index)) { sql += " DEFAULT " + literal }
-        } else if case .literal(let value) = column.defaultValue, !value.isNull,
-            let literal = SQLiteDialect.literal(stored(value, index))
-        {
-            sql += " DEFAULT " + literal
-        }
-        if let key = foreignKeys.first(where: { $0.column == index }) {
-            sql +=
-                " REFERENCES \(SQLText.quote(key.parent.tableName))(\(SQLText.quote(key.parent.columns[0].name))) ON DELETE \(key.onDelete)"
-        }
-        return sql
-    }
+    /// The table's DDL (see ``SQLTableDDL``).
+    var ddl: SQLTableDDL<SQLiteDialect> { SQLTableDDL(schema, dates: dates, foreignKeys: foreignKeys, dialect: .shared) }
 
-    private func defaultLiteral(_ column: ColumnDefinition) -> ModelValue? {
-        if case .literal(let value) = column.defaultValue { return value }
-        return nil
-    }
+    /// `CREATE TABLE IF NOT EXISTS …`.
+    var createTableSQL: String { ddl.createTable }
 
-    /// `CREATE TABLE …` (the caller checks that the table does not exist yet).
-    var createTableSQL: String {
-        let columns = schema.columns.indices.map { columnDefinition($0) }.joined(separator: ",\n  ")
-        return "CREATE TABLE \(table) (\n  \(columns)\n)"
-    }
-
-    /// `CREATE [UNIQUE] INDEX IF NOT EXISTS …` for each indexed or unique column
-    /// (foreign keys are indexed).
-    var indexSQL: [String] {
-        schema.columns.dropFirst().compactMap { column in
-            let unique = column.options.contains(.unique)
-            guard unique || column.options.contains(.indexed) else { return nil }
-            let name = SQLText.quote("\(schema.tableName)_\(column.name)_\(unique ? "unique" : "index")")
-            return "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(name) ON \(table) (\(SQLText.quote(column.name)))"
-        }
-    }
+    /// `CREATE [UNIQUE] INDEX IF NOT EXISTS …` for each indexed or unique column.
+    var indexSQL: [String] { ddl.indexes }
 
     // MARK: Dates
 
@@ -118,4 +78,15 @@ extension DateStorage {
         default: "REAL"
         }
     }
+}
+
+extension SQLiteDialect: SQLSchemaDialect {
+    func columnType(_ type: ColumnType, dates: DateStorage?) -> String { dates?.sqliteType ?? type.sqliteType }
+
+    func primaryKey(autoIncrement: Bool) -> String { autoIncrement ? " PRIMARY KEY AUTOINCREMENT" : " NOT NULL PRIMARY KEY" }
+
+    func defaultLiteral(_ value: ModelValue, columnType: String) -> String? { Self.literal(value) }
+
+    var indexesForeignKeys: Bool { false }
+    var maxIdentifierBytes: Int? { nil }
 }

@@ -1,0 +1,35 @@
+import ModelCore
+
+/// What a SQL database spells its own way in DDL; ``SQLTableDDL`` writes the rest once.
+///
+/// The DDL counterpart of ``SQLDialect`` (as fluent-kit's `SQLConverterDelegate` is to its
+/// schema converter): column types, the id column's key clause, default literals, which
+/// columns get indexes and how long a name may be.
+package protocol SQLSchemaDialect: Sendable {
+    /// The declared type of a column of model type `type`, stored with `dates` when it is a
+    /// date column (nil: the database's own date type, or not a date).
+    func columnType(_ type: ColumnType, dates: DateStorage?) -> String
+
+    /// What follows the id column's type: the primary key, generated or not.
+    func primaryKey(autoIncrement: Bool) -> String
+
+    /// A literal for a declared default (already in the column's storage) in a column of
+    /// `columnType`; nil when it cannot be written, and the default is then left out.
+    func defaultLiteral(_ value: ModelValue, columnType: String) -> String?
+
+    /// Whether foreign keys get an index of their own (SQLite scans children by its own
+    /// automatic indexes; PostgreSQL makes none, and deletes of parents would scan).
+    var indexesForeignKeys: Bool { get }
+
+    /// The longest identifier in bytes: index names are cut to it (nil: no limit).
+    var maxIdentifierBytes: Int? { get }
+
+    /// Columns the database adds to every table of `schema` (a hidden store-order key):
+    /// their names and definitions.
+    func extraColumns(_ schema: ModelSchema) -> [(name: String, definition: String)]
+}
+
+extension SQLSchemaDialect {
+    /// Default: none.
+    package func extraColumns(_ schema: ModelSchema) -> [(name: String, definition: String)] { [] }
+}
