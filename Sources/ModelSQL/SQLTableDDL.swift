@@ -53,6 +53,13 @@ package struct SQLTableDDL<Dialect: SQLSchemaDialect>: Sendable {
         return "CREATE TABLE IF NOT EXISTS \(SQLText.quote(schema.tableName)) (\n  \(columns.joined(separator: ",\n  "))\n)"
     }
 
+    /// What makes the table match the schema, given the columns it has now (`existing`,
+    /// empty when it does not exist): `CREATE TABLE`, or `ADD COLUMN` for the columns it
+    /// lacks; then the indexes (all `IF NOT EXISTS`).
+    package func preparation(existing: Set<String>) -> [String] {
+        (existing.isEmpty ? [createTable] : missingColumns(existing: existing)) + indexes
+    }
+
     /// `ALTER TABLE … ADD COLUMN …` for each declared (or dialect-added) column an existing
     /// table with the columns `existing` lacks.
     package func missingColumns(existing: Set<String>) -> [String] {
@@ -85,5 +92,14 @@ package struct SQLTableDDL<Dialect: SQLSchemaDialect>: Sendable {
         let name = "\(schema.tableName)_\(column)_\(unique ? "unique" : "index")"
         guard let limit = dialect.maxIdentifierBytes else { return name }
         return String(name.utf8.prefix(limit)) ?? name
+    }
+}
+
+extension StoreError {
+    /// A model's table name already stores another model in this database.
+    package static func tableTaken(by schema: ModelSchema) -> StoreError {
+        StoreError(
+            .invalidRequest, table: schema.tableName,
+            message: "the table already stores another model; \(schema.modelName) needs its own tableName")
     }
 }

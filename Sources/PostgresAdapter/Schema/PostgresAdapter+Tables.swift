@@ -42,11 +42,7 @@ extension PostgresAdapter {
         let key = ObjectIdentifier(schema)
         if let table = catalog.withLock({ $0.tables[key] }) { return table }
         if let table = pin?.pending(key) { return table }
-        if let owner = catalog.withLock({ $0.owners[schema.tableName] }), owner != key {
-            throw StoreError(
-                .invalidRequest, table: schema.tableName,
-                message: "the table already stores another model; \(schema.modelName) needs its own tableName")
-        }
+        if let owner = catalog.withLock({ $0.owners[schema.tableName] }), owner != key { throw StoreError.tableTaken(by: schema) }
         var table = try PostgresTable(schema, dates: configuration.dateStorage)
         for parent in table.foreignKeys.map(\.parent) where parent !== schema && !visiting.contains(ObjectIdentifier(parent)) {
             _ = try prepareTable(parent, connection, pin: pin, visiting: visiting.union([key]))
@@ -60,12 +56,7 @@ extension PostgresAdapter {
                     "SELECT column_name::text FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1",
                     [.string(schema.tableName)]
                 ).strings())
-            if existing.isEmpty {
-                try connection.execute(table.createTableSQL)
-            } else {
-                for sql in table.ddl.missingColumns(existing: existing) { try connection.execute(sql) }
-            }
-            for sql in table.indexSQL { try connection.execute(sql) }
+            for sql in table.ddl.preparation(existing: existing) { try connection.execute(sql) }
             let quotedTable = table.table
             table.primaryKeyConstraint = try connection.query(
                 "SELECT conname::text FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'p'", [.string(quotedTable)]

@@ -5,14 +5,6 @@ extension PostgresTable {
     /// The table's DDL (see ``SQLTableDDL``).
     var ddl: SQLTableDDL<PostgresDialect> { SQLTableDDL(schema, dates: dates, foreignKeys: foreignKeys, dialect: .shared) }
 
-    /// `CREATE TABLE IF NOT EXISTS …`, with the hidden store-order column of tables whose id
-    /// is not an integer.
-    var createTableSQL: String { ddl.createTable }
-
-    /// `CREATE [UNIQUE] INDEX IF NOT EXISTS …` for each indexed or unique column and each
-    /// foreign key.
-    var indexSQL: [String] { ddl.indexes }
-
     /// The `.unique` column whose index is named `constraint` (as a unique violation
     /// reports it), if any.
     func uniqueColumn(constraint: String?) -> String? {

@@ -158,24 +158,14 @@ public final class SQLiteAdapter: PersistenceAdapter, @unchecked Sendable {
     {
         let key = ObjectIdentifier(schema)
         if let mapping = catalog.withLock({ $0.mappings[key] }) { return mapping }
-        if let owner = catalog.withLock({ $0.owners[schema.tableName] }), owner != key {
-            throw StoreError(
-                .invalidRequest, table: schema.tableName,
-                message: "the table already stores another model; \(schema.modelName) needs its own tableName")
-        }
+        if let owner = catalog.withLock({ $0.owners[schema.tableName] }), owner != key { throw StoreError.tableTaken(by: schema) }
         let mapping = try TableMapping(schema, dates: configuration.dateStorage)
         for parent in mapping.foreignKeys.map(\.parent) where parent !== schema && !visiting.contains(ObjectIdentifier(parent)) {
             _ = try prepareTable(parent, db, visiting: visiting.union([key]))
         }
         try db.execute("SAVEPOINT swiftmodel_prepare")
         do {
-            let existing = try columns(of: schema.tableName, db)
-            if existing.isEmpty {
-                try db.execute(mapping.createTableSQL)
-            } else {
-                for sql in mapping.ddl.missingColumns(existing: existing) { try db.execute(sql) }
-            }
-            for sql in mapping.indexSQL { try db.execute(sql) }
+            for sql in mapping.ddl.preparation(existing: try columns(of: schema.tableName, db)) { try db.execute(sql) }
             try db.execute("RELEASE swiftmodel_prepare")
         } catch {
             try? db.execute("ROLLBACK TO swiftmodel_prepare; RELEASE swiftmodel_prepare")

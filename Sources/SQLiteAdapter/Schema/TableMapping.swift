@@ -49,12 +49,6 @@ final class TableMapping: Sendable {
     /// The table's DDL (see ``SQLTableDDL``).
     var ddl: SQLTableDDL<SQLiteDialect> { SQLTableDDL(schema, dates: dates, foreignKeys: foreignKeys, dialect: .shared) }
 
-    /// `CREATE TABLE IF NOT EXISTS …`.
-    var createTableSQL: String { ddl.createTable }
-
-    /// `CREATE [UNIQUE] INDEX IF NOT EXISTS …` for each indexed or unique column.
-    var indexSQL: [String] { ddl.indexes }
-
     // MARK: Dates
 
     /// `value` as column `index` stores it (dates in the column's ``DateStorage``).
