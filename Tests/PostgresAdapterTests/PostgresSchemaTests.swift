@@ -123,6 +123,10 @@ struct PostgresSchemaTests {
         #expect(rows.first?["e"] == .string("x"))
         let late = try PgGadget.fetch(sql: "SELECT * FROM \"\(PgGadget.schema.tableName)\" WHERE count < $1", [0], in: store)
         #expect(late.count == 1)
+        let partial = #expect(throws: PostgresError.self) {
+            try PgGadget.fetch(sql: "SELECT id FROM \"\(PgGadget.schema.tableName)\"", in: store)
+        }
+        #expect(partial?.kind == .mismatch && partial?.message.contains("lacks PgGadget column(s)") == true)
         let nul = #expect(throws: PostgresError.self) { try store.execute("SELECT $1::text", [.string("a\u{0}b")]) }
         #expect(nul?.kind == .invalidValue)
         let bad = #expect(throws: PostgresError.self) { try store.rows("SELEC 1") }

@@ -48,16 +48,10 @@ extension PostgresAdapter {
         let table = try table(for: schema)
         let rows: [[ModelValue]] = try reading { connection in
             let result = try connection.query(sql, arguments)
-            let names = result.columnNames
-            var positions: [Int] = []
-            var missing: [String] = []
-            for column in schema.columns {
-                if let k = names.firstIndex(of: column.name) { positions.append(k) } else { missing.append(column.name) }
-            }
-            guard missing.isEmpty else {
-                throw PostgresError(
-                    .mismatch, message: "the result lacks \(schema.modelName) column(s) \(missing.joined(separator: ", "))",
-                    sql: sql)
+            let positions: [Int]
+            switch SQLResultColumns.positions(of: schema, in: result.columnNames) {
+            case .success(let found): positions = found
+            case .failure(let missing): throw PostgresError(.mismatch, message: missing.message, sql: sql)
             }
             return (0..<result.rowCount).map { r in
                 positions.enumerated().map { k, position in table.loaded(result.value(r, position, oid: result.oid(position)), k) }

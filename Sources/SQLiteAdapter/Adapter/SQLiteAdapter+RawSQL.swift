@@ -46,15 +46,10 @@ extension SQLiteAdapter {
         let dates = try mapping(for: schema).dates
         let rows: [[ModelValue]] = try reading { db in
             try db.query(sql, arguments) { statement in
-                let names = statement.columnNames
-                var positions: [Int32] = []
-                var missing: [String] = []
-                for column in schema.columns {
-                    if let k = names.firstIndex(of: column.name) { positions.append(Int32(k)) } else { missing.append(column.name) }
-                }
-                guard missing.isEmpty else {
-                    throw SQLiteError.mismatch(
-                        "the result lacks \(schema.modelName) column(s) \(missing.joined(separator: ", "))", sql: sql)
+                let positions: [Int32]
+                switch SQLResultColumns.positions(of: schema, in: statement.columnNames) {
+                case .success(let found): positions = found.map { Int32($0) }
+                case .failure(let missing): throw SQLiteError.mismatch(missing.message, sql: sql)
                 }
                 var rows: [[ModelValue]] = []
                 while try statement.step() {
