@@ -24,14 +24,15 @@ package enum ProvisionalIdentities {
         init(_ record: ModelObject) { self.record = record }
     }
 
-    private struct Table: ~Copyable {
+    private struct Table {
         /// The schemas whose ids each opted-in store hands out provisionally.
         var stores: [ObjectIdentifier: Set<ObjectIdentifier>] = [:]
         var records: [Key: [WeakRecord]] = [:]
     }
 
     private static let active = Atomic<Bool>(false)
-    private static let table = Mutex(Table())
+    // `Locked`, not `Mutex`: Thread Sanitizer cannot see Mutex's futex calls on Linux (see Locks.swift).
+    private static let table = Locked(Table())
 
     /// Whether any store has opted in.
     package static var isActive: Bool { active.load(ordering: .relaxed) }
