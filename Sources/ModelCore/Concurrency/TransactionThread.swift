@@ -15,13 +15,8 @@ import Synchronization
 /// `@unchecked Sendable`: `jobs`, `head`, `stopped`, `looping` and `overflow` are only
 /// touched while holding `condition`.
 final class TransactionThread: SerialExecutor, @unchecked Sendable {
-    private enum Work {
-        case job(UnownedJob)
-        case call(@Sendable () -> Void)
-    }
-
     private let condition = NSCondition()
-    private var jobs: [Work] = []
+    private var jobs: [UnownedJob] = []
     private var head = 0
     private var stopped = false
     private var looping = true
@@ -31,7 +26,7 @@ final class TransactionThread: SerialExecutor, @unchecked Sendable {
         let job = UnownedJob(job)
         condition.lock()
         if looping {
-            jobs.append(.job(job))
+            jobs.append(job)
             condition.signal()
             condition.unlock()
             return
@@ -62,13 +57,10 @@ final class TransactionThread: SerialExecutor, @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let work = jobs[head]
+            let job = jobs[head]
             head += 1
             condition.unlock()
-            switch work {
-            case .job(let job): job.runSynchronously(on: executor)
-            case .call(let body): body()
-            }
+            job.runSynchronously(on: executor)
         }
     }
 
