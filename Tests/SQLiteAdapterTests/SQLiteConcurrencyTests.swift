@@ -37,6 +37,39 @@ import Testing
         }
     }
 
+    /// A table first used inside a transaction is the transaction's until it commits:
+    /// a reader on another thread waits for the commit instead of querying a table its
+    /// connection cannot see yet (`no such table`), and after a rollback the table is
+    /// prepared again.
+    @Test(arguments: [true, false]) func aTableCreatedInsideATransactionIsItsOwnUntilItEnds(commits: Bool) throws {
+        try withTemporaryDirectory { dir in
+            let store = try SQLiteAdapter(path: dir.appendingPathComponent("t.sqlite").path)
+            let outside = Locked<Result<Int, any Error>?>(nil)
+            let readerDone = DispatchSemaphore(value: 0)
+            struct Undo: Error {}
+            do {
+                try store.withTransaction {
+                    _ = try MemoV1.create(["title": "inside"], in: store)
+                    DispatchQueue.global().async {
+                        let counted = Result { try MemoV1.count(in: store) }
+                        outside.withLock { $0 = counted }
+                        readerDone.signal()
+                    }
+                    // Give the reader time to reach the table before the transaction ends.
+                    Thread.sleep(forTimeInterval: 0.1)
+                    #expect(outside.withLock { $0 } == nil)
+                    if !commits { throw Undo() }
+                }
+            } catch is Undo {}
+            readerDone.wait()
+            let counted = try #require(outside.withLock { $0 })
+            #expect(try counted.get() == (commits ? 1 : 0))
+            #expect(try MemoV1.count(in: store) == (commits ? 1 : 0))
+            _ = try MemoV1.create(["title": "after"], in: store)
+            #expect(try MemoV1.count(in: store) == (commits ? 2 : 1))
+        }
+    }
+
     @Test func mixedLoadKeepsEveryInvariant() throws {
         try withTemporaryDirectory { dir in
             let store = try SQLiteAdapter(path: dir.appendingPathComponent("load.sqlite").path)

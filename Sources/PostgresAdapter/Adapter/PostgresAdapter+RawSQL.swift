@@ -40,25 +40,6 @@ extension PostgresAdapter {
             PostgresRow(columns: names, values: oids.enumerated().map { result.value(r, $0.offset, oid: $0.element) })
         }
     }
-
-    /// Runs a SQL query and decodes each row as a model: result columns are matched to the
-    /// model's columns by name, and every model column must be present.
-    func records<M: ModelProtocol>(_ type: M.Type, _ sql: String, _ arguments: [ModelValue]) throws -> [M] {
-        let schema = M.schema
-        let table = try table(for: schema)
-        let rows: [[ModelValue]] = try reading { connection in
-            let result = try connection.query(sql, arguments)
-            let positions: [Int]
-            switch SQLResultColumns.positions(of: schema, in: result.columnNames) {
-            case .success(let found): positions = found
-            case .failure(let missing): throw PostgresError(.mismatch, message: missing.message, sql: sql)
-            }
-            return (0..<result.rowCount).map { r in
-                positions.enumerated().map { k, position in table.loaded(result.value(r, position, oid: result.oid(position)), k) }
-            }
-        }
-        return try rows.map { try M.materialize($0, schema: schema, store: self) }
-    }
 }
 
 extension ModelProtocol {

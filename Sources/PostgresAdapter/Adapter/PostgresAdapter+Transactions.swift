@@ -47,8 +47,7 @@ extension PostgresAdapter {
             throw error
         }
         let pin = Pin(connection)
-        pin.depth = 1
-        pin.preparedByLevel = [[:]]
+        pin.levels.begin()
         pins.withLock { $0[handle.bits] = pin }
         openTransactions.add(1, ordering: .releasing)
         return pin
@@ -65,7 +64,7 @@ extension PostgresAdapter {
                 throw error
             }
             // Tables created inside are everyone's now that their DDL committed.
-            publish(pin.allPending)
+            catalog.publish(pin.levels.end())
             router.wrote(on: pin.connection)
             unpin(pin, handle)
         }
@@ -85,27 +84,16 @@ extension PostgresAdapter {
         primary.release(pin.connection)
     }
 
-    /// A savepoint level. Call holding the pin's lock.
+    /// A savepoint level; a rolled-back level also forgets the tables it changed. Call
+    /// holding the pin's lock.
     private func nested<R>(_ pin: Pin, _ body: () throws -> R) throws -> R {
-        let savepoint = "swiftmodel_\(pin.depth)"
-        try pin.connection.execute("SAVEPOINT \(savepoint)")
-        pin.depth += 1
-        pin.preparedByLevel.append([:])
         let changedBefore = pin.changed
-        defer { pin.depth -= 1 }
-        let result: R
         do {
-            result = try body()
+            return try pin.levels.savepoint(on: pin.connection, body)
         } catch {
-            pin.preparedByLevel.removeLast()
             pin.changed = changedBefore
-            _ = try? pin.connection.execute("ROLLBACK TO SAVEPOINT \(savepoint); RELEASE SAVEPOINT \(savepoint)")
             throw error
         }
-        let prepared = pin.preparedByLevel.removeLast()
-        try pin.connection.execute("RELEASE SAVEPOINT \(savepoint)")
-        pin.preparedByLevel[pin.preparedByLevel.count - 1].merge(prepared) { _, new in new }
-        return result
     }
 
     /// `COMMIT`, preceded by the `NOTIFY`s announcing the changed tables.

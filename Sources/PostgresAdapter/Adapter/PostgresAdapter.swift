@@ -26,7 +26,7 @@ import Synchronization
 /// a time, and sees the transaction's changes; other callers keep using other
 /// connections, isolated by PostgreSQL (`READ COMMITTED`).
 /// Reads outside transactions go to a replica when replicas are configured.
-public final class PostgresAdapter: PersistenceAdapter, @unchecked Sendable {
+public final class PostgresAdapter: PersistenceAdapter, SQLStore, @unchecked Sendable {
     /// This adapter's settings: ``PostgresConfiguration``.
     public typealias Configuration = PostgresConfiguration
 
@@ -43,8 +43,10 @@ public final class PostgresAdapter: PersistenceAdapter, @unchecked Sendable {
     let pins = Locked<[UInt: Pin]>([:])
     /// How many transactions are open (a fast gate for the `pins` lookup).
     let openTransactions = Atomic<Int>(0)
-    /// Prepared tables by schema identity, plus which schema owns each table name.
-    let catalog = Locked<(tables: [ObjectIdentifier: PostgresTable], owners: [String: ObjectIdentifier])>(([:], [:]))
+    /// The prepared tables every connection sees.
+    package let catalog = SQLTableCatalog()
+    /// The dialect of the shared SQL (``SQLStore``).
+    package var dialect: PostgresDialect { .shared }
     /// Identifies this adapter's notifications, so it ignores its own.
     let token = UUID().uuidString
     let publisher: ChangePublisher?
@@ -112,7 +114,7 @@ public final class PostgresAdapter: PersistenceAdapter, @unchecked Sendable {
 
     /// Runs a write on the transaction's connection, or on a pooled primary connection
     /// (then publishes the change and records its WAL position for read-your-writes).
-    @inline(__always) func writing<R>(_ tables: @autoclosure () -> [String], _ body: (PGConnection) throws -> R) throws -> R {
+    @inline(__always) package func writing<R>(_ tables: @autoclosure () -> [String], _ body: (PGConnection) throws -> R) throws -> R {
         if let pin = pin() {
             return try pin.lock.withLock {
                 let result = try body(pin.connection)
@@ -131,7 +133,7 @@ public final class PostgresAdapter: PersistenceAdapter, @unchecked Sendable {
     /// Runs a read on the transaction's connection, or on a replica that has replayed
     /// this adapter's writes, or on the primary. A read that fails because its connection
     /// broke is retried once on a fresh connection.
-    @inline(__always) func reading<R>(_ body: (PGConnection) throws -> R) throws -> R {
+    @inline(__always) package func reading<R>(_ body: (PGConnection) throws -> R) throws -> R {
         if let pin = pin() { return try pin.lock.withLock { try body(pin.connection) } }
         do {
             return try router.read(primary: primary, body)
@@ -155,49 +157,32 @@ public final class PostgresAdapter: PersistenceAdapter, @unchecked Sendable {
     /// and committed at once (``prepareBeside(_:_:)``): a rollback keeps the table, and no
     /// other caller waits for the transaction to use it. Only when that cannot be done is
     /// it prepared inside the transaction, its own until it commits.
-    @inline(__always) func table(for schema: ModelSchema) throws -> PostgresTable {
-        let key = ObjectIdentifier(schema)
-        if let table = catalog.withLock({ $0.tables[key] }) { return table }
+    @inline(__always) package func table(for schema: ModelSchema) throws -> SQLTable {
+        if let table = catalog.table(for: schema) { return table }
         if let pin = pin() {
             return try pin.lock.withLock {
-                if let table = pin.pending(key) { return table }
+                if let table = pin.levels.pending(schema) { return table }
                 if let table = try prepareBeside(schema, pin) { return table }
-                return try prepareTable(schema, pin.connection, pin: pin, visiting: [])
+                return try prepareTable(schema, on: pin.connection, levels: pin.levels)
             }
         }
-        return try primary.with { connection in try prepareTable(schema, connection, pin: nil, visiting: []) }
+        return try primary.with { connection in try prepareTable(schema, on: connection, levels: nil) }
     }
 
     /// The schema that owns a table name, if this adapter prepared it.
-    func schema(named table: String) -> ModelSchema? {
-        catalog.withLock { catalog in catalog.owners[table].flatMap { catalog.tables[$0]?.schema } }
-    }
-
+    func schema(named table: String) -> ModelSchema? { catalog.schema(named: table) }
 }
 
-/// An open transaction: its connection, nesting depth, the tables it created at each level
-/// (its own until commit, dropped with a rolled-back level) and the tables it changed
-/// (published at commit).
+/// An open transaction: its connection, its levels (with the tables created at each, its
+/// own until commit) and the tables it changed (published at commit).
 ///
-/// `@unchecked Sendable`: every `var` and the connection are only used holding `lock`
-/// (calls from the transaction's tasks take turns).
+/// `@unchecked Sendable`: every `var`, the levels and the connection are only used holding
+/// `lock` (calls from the transaction's tasks take turns).
 final class Pin: @unchecked Sendable {
     let lock = RecursiveLock()
     let connection: PGConnection
-    var depth = 0
-    var preparedByLevel: [[ObjectIdentifier: PostgresTable]] = []
+    let levels = SQLTransactionLevels()
     var changed: Set<String> = []
 
     init(_ connection: PGConnection) { self.connection = connection }
-
-    /// A table this transaction prepared, at any open level.
-    func pending(_ key: ObjectIdentifier) -> PostgresTable? {
-        for level in preparedByLevel.reversed() {
-            if let table = level[key] { return table }
-        }
-        return nil
-    }
-
-    /// Every table this transaction prepared.
-    var allPending: [PostgresTable] { preparedByLevel.flatMap(\.values) }
 }

@@ -5,7 +5,7 @@ import SwiftModelCLibPQ
 ///
 /// Not thread-safe by itself: a connection is used by one thread at a time, lent by the
 /// ``ConnectionPool`` (or pinned to the thread that has a transaction open on it).
-final class PGConnection: @unchecked Sendable {
+package final class PGConnection: @unchecked Sendable {
     // @unchecked Sendable: used by one thread at a time — the pool's lock hands it out and
     // takes it back; its mutable state (`statements`, `handle`) is only touched by the
     // borrowing thread.
@@ -51,7 +51,7 @@ final class PGConnection: @unchecked Sendable {
     }
 
     /// Whether a transaction block is open (or failed and not yet rolled back).
-    var isInTransaction: Bool {
+    package var isInTransaction: Bool {
         guard let handle else { return false }
         let status = PQtransactionStatus(handle)
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE

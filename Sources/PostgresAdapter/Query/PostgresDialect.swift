@@ -8,32 +8,32 @@ import ModelSQL
 /// for matching. Case-insensitive matching folds ASCII letters only (`translate`), as the
 /// in-memory engine does, whatever the database's locale; text columns are declared
 /// `COLLATE "C"`, so comparisons and ordering are by UTF-8 bytes everywhere.
-struct PostgresDialect: SQLDialect {
-    static let shared = PostgresDialect()
+package struct PostgresDialect: SQLDialect {
+    package static let shared = PostgresDialect()
 
     /// The hidden column that keeps insertion order for tables whose id is not an integer.
     static let sequenceColumn = "swiftmodel_seq"
 
-    func placeholder(_ n: Int) -> String { "$\(n)" }
-    var trueCondition: String { "TRUE" }
-    var falseCondition: String { "FALSE" }
-    func isNotDistinct(_ a: String, _ b: String) -> String { "\(a) IS NOT DISTINCT FROM \(b)" }
-    func orderKey(_ column: String, ascending: Bool) -> String {
+    package func placeholder(_ n: Int) -> String { "$\(n)" }
+    package var trueCondition: String { "TRUE" }
+    package var falseCondition: String { "FALSE" }
+    package func isNotDistinct(_ a: String, _ b: String) -> String { "\(a) IS NOT DISTINCT FROM \(b)" }
+    package func orderKey(_ column: String, ascending: Bool) -> String {
         ascending ? column + " ASC NULLS FIRST" : column + " DESC NULLS LAST"
     }
 
-    func rowKey(_ schema: ModelSchema) -> String {
+    package func rowKey(_ schema: ModelSchema) -> String {
         schema.columns[0].type == .int ? SQLText.quote(schema.columns[0].name) : SQLText.quote(Self.sequenceColumn)
     }
 
-    func window(limit: String?, offset: String?) -> String {
+    package func window(limit: String?, offset: String?) -> String {
         (limit.map { " LIMIT " + $0 } ?? "") + (offset.map { " OFFSET " + $0 } ?? "")
     }
 
     static let upper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
     static let lower = "abcdefghijklmnopqrstuvwxyz"
 
-    func textMatch(
+    package func textMatch(
         _ column: String, _ op: TextOperator, _ text: String, caseInsensitive: Bool, bind: (ModelValue) -> String
     ) -> String {
         let tokens = TextMatcher.tokens(op, text)
@@ -44,7 +44,7 @@ struct PostgresDialect: SQLDialect {
         return "\(column) LIKE \(bind(.string(Self.likePattern(tokens)))) ESCAPE '\\'"
     }
 
-    func operand(_ column: String, _ type: ColumnType, comparedWith value: ModelValue) -> String? {
+    package func operand(_ column: String, _ type: ColumnType, comparedWith value: ModelValue) -> String? {
         switch (type, value) {
         // A bigint against a double that is no Int64 (a fraction, or beyond the range):
         // exactly, through numeric, as the memory engine compares them (a bigint parameter
@@ -61,7 +61,7 @@ struct PostgresDialect: SQLDialect {
         }
     }
 
-    func aggregate(_ function: Aggregate.Function, _ target: String, columnType: ColumnType?) -> String {
+    package func aggregate(_ function: Aggregate.Function, _ target: String, columnType: ColumnType?) -> String {
         // Booleans count as 0/1 in sums and averages, as in the other adapters; PostgreSQL
         // has no sum/min/max of boolean or min/max of uuid, so those go through integers
         // (bool_and/bool_or) and text (same order as the bytes).
@@ -86,6 +86,3 @@ struct PostgresDialect: SQLDialect {
         }
     }
 }
-
-/// The compiler in PostgreSQL's dialect.
-typealias PostgresCompiler = SQLCompiler<PostgresDialect>

@@ -11,13 +11,13 @@ extension PostgresAdapter {
     /// it refers to was prepared inside it (and is invisible to other connections), the
     /// transaction holds a lock on a table the DDL would lock (the DDL would wait for the
     /// transaction), or no connection is free right now.
-    func prepareBeside(_ schema: ModelSchema, _ pin: Pin) throws -> PostgresTable? {
+    func prepareBeside(_ schema: ModelSchema, _ pin: Pin) throws -> SQLTable? {
         var touched: [String] = []
         var stack = [schema]
         var seen = Set<ObjectIdentifier>()
         while let next = stack.popLast() {
             guard seen.insert(ObjectIdentifier(next)).inserted else { continue }
-            if pin.pending(ObjectIdentifier(next)) != nil { return nil }
+            if pin.levels.pending(next) != nil { return nil }
             touched.append(next.tableName)
             stack += try SQLForeignKeys.of(next).map(\.parent)
         }
@@ -29,65 +29,13 @@ extension PostgresAdapter {
         ).strings().first
         guard held == "0", let connection = primary.acquireNow() else { return nil }
         defer { primary.release(connection) }
-        return try prepareTable(schema, connection, pin: nil, visiting: [])
+        return try prepareTable(schema, on: connection, levels: nil)
     }
 
-    /// Creates or completes `schema`'s table on `connection` (after the tables its foreign
-    /// keys refer to), inside a transaction — or a savepoint of the open one — holding an
-    /// advisory lock on the table's name, so concurrent processes do not race on
-    /// `CREATE TABLE`.
-    func prepareTable(_ schema: ModelSchema, _ connection: PGConnection, pin: Pin?, visiting: Set<ObjectIdentifier>) throws
-        -> PostgresTable
-    {
-        let key = ObjectIdentifier(schema)
-        if let table = catalog.withLock({ $0.tables[key] }) { return table }
-        if let table = pin?.pending(key) { return table }
-        if let owner = catalog.withLock({ $0.owners[schema.tableName] }), owner != key { throw StoreError.tableTaken(by: schema) }
-        var table = try PostgresTable(schema, dates: configuration.dateStorage)
-        for parent in table.foreignKeys.map(\.parent) where parent !== schema && !visiting.contains(ObjectIdentifier(parent)) {
-            _ = try prepareTable(parent, connection, pin: pin, visiting: visiting.union([key]))
-        }
-        try connection.execute(pin == nil ? "BEGIN" : "SAVEPOINT swiftmodel_prepare")
-        do {
-            _ = try connection.query(
-                "SELECT pg_advisory_xact_lock(hashtextextended($1, 7186453920571))", [.string(schema.tableName)])
-            let existing = Set(
-                try connection.query(
-                    "SELECT column_name::text FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1",
-                    [.string(schema.tableName)]
-                ).strings())
-            for sql in table.ddl.preparation(existing: existing) { try connection.execute(sql) }
-            let quotedTable = table.table
-            table.primaryKeyConstraint = try connection.query(
-                "SELECT conname::text FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'p'", [.string(quotedTable)]
-            ).strings().first
-            if table.generatesIDs {
-                table.idSequence = try connection.query(
-                    "SELECT pg_get_serial_sequence($1, $2)", [.string(quotedTable), .string(schema.columns[0].name)]
-                ).strings().first
-            }
-            try connection.execute(pin == nil ? "COMMIT" : "RELEASE swiftmodel_prepare")
-        } catch {
-            _ = try? connection.execute(pin == nil ? "ROLLBACK" : "ROLLBACK TO swiftmodel_prepare; RELEASE swiftmodel_prepare")
-            throw error
-        }
-        if let pin, !pin.preparedByLevel.isEmpty {
-            pin.preparedByLevel[pin.preparedByLevel.count - 1][key] = table
-        } else {
-            publish([table])
-        }
-        return table
-    }
-
-    /// Makes prepared tables visible to every thread (after their DDL committed).
-    func publish(_ tables: [PostgresTable]) {
-        guard !tables.isEmpty else { return }
-        catalog.withLock { catalog in
-            for table in tables {
-                let key = ObjectIdentifier(table.schema)
-                catalog.tables[key] = table
-                catalog.owners[table.schema.tableName] = key
-            }
-        }
+    /// Creates or completes `schema`'s table on `connection` (see
+    /// ``SQLTableCatalog/prepare(_:on:dialect:dates:levels:)``), inside the transaction whose
+    /// `levels` are given, or in one of its own.
+    func prepareTable(_ schema: ModelSchema, on connection: PGConnection, levels: SQLTransactionLevels?) throws -> SQLTable {
+        try catalog.prepare(schema, on: connection, dialect: dialect, dates: configuration.dateStorage, levels: levels)
     }
 }

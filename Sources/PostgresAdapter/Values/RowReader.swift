@@ -1,4 +1,5 @@
 import Foundation
+import ModelSQL
 
 /// Reads model rows from a binary result whose columns are the schema's, in order:
 /// each value decoded by its type OID, dates in a column's own storage brought back, and
@@ -6,11 +7,11 @@ import Foundation
 /// `numeric`, …) cast to the column's type by the casting rules — or reported as
 /// ``InvalidStoredValue`` naming the table, row and column.
 struct RowReader {
-    let table: PostgresTable
+    let table: SQLTable
     let result: PGResult
     let oids: [UInt32]
 
-    init(_ table: PostgresTable, _ result: PGResult) throws {
+    init(_ table: SQLTable, _ result: PGResult) throws {
         self.table = table
         self.result = result
         let columns = table.schema.columns.count
@@ -33,7 +34,7 @@ struct RowReader {
 
     /// Row `r`.
     @inline(__always) func row(_ r: Int) throws -> [ModelValue] {
-        let columns = table.schema.columns
+        let columns = table.columns
         var row: [ModelValue] = []
         row.reserveCapacity(columns.count)
         for k in 0..<columns.count {
@@ -48,7 +49,7 @@ struct RowReader {
     }
 
     private func converted(_ value: ModelValue, _ r: Int, _ k: Int) throws -> ModelValue {
-        let column = table.schema.columns[k]
+        let column = table.columns[k]
         do {
             return try Caster.cast(value, to: column.castTarget)
         } catch {

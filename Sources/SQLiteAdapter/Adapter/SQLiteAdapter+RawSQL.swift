@@ -38,35 +38,6 @@ extension SQLiteAdapter {
         if let rows { return rows }
         return try writing { db in try db.query(sql, arguments, read) }
     }
-
-    /// Runs a SQL query and decodes each row as a model: result columns are matched to
-    /// the model's columns by name, and every model column must be present.
-    func records<M: ModelProtocol>(_ type: M.Type, _ sql: String, _ arguments: [ModelValue]) throws -> [M] {
-        let schema = M.schema
-        let dates = try mapping(for: schema).dates
-        let rows: [[ModelValue]] = try reading { db in
-            try db.query(sql, arguments) { statement in
-                let positions: [Int32]
-                switch SQLResultColumns.positions(of: schema, in: statement.columnNames) {
-                case .success(let found): positions = found.map { Int32($0) }
-                case .failure(let missing): throw SQLiteError.mismatch(missing.message, sql: sql)
-                }
-                var rows: [[ModelValue]] = []
-                while try statement.step() {
-                    var row: [ModelValue] = []
-                    row.reserveCapacity(positions.count)
-                    for (k, column) in schema.columns.enumerated() {
-                        row.append(
-                            try statement.value(
-                                at: positions[k], as: column, table: schema.tableName, idAt: positions[0], dates: dates[k]))
-                    }
-                    rows.append(row)
-                }
-                return rows
-            }
-        }
-        return try rows.map { try M.materialize($0, schema: schema, store: self) }
-    }
 }
 
 extension ModelProtocol {

@@ -93,7 +93,7 @@ extension SQLiteAdapter {
         }
         writerLock.lock()
         defer { writerLock.unlock() }
-        guard depth == 0 else {
+        guard levels.depth == 0 else {
             throw StoreError(.invalidRequest, table: "", message: "close() inside a transaction")
         }
         guard !writer.isClosed else { return }

@@ -29,56 +29,31 @@ extension SQLiteAdapter {
     private func begin() throws {
         guard !writer.isClosed else { throw closedError() }
         try writer.execute("BEGIN IMMEDIATE")
-        depth = 1
-        preparedByLevel = [[]]
+        levels.begin()
     }
 
-    /// `COMMIT`; on failure the transaction is rolled back. Call holding the writer lock.
+    /// `COMMIT`, then publishes the tables created inside; on failure the transaction is
+    /// rolled back. Call holding the writer lock.
     fileprivate func commit() throws {
-        depth = 0
-        let prepared = preparedByLevel.removeLast()
+        let prepared = levels.end()
         do {
             try writer.execute("COMMIT")
         } catch {
             if writer.isInTransaction { try? writer.execute("ROLLBACK") }
-            forget(prepared)
             throw error
         }
+        catalog.publish(prepared)
     }
 
-    /// `ROLLBACK`, forgetting the tables created inside. Call holding the writer lock.
+    /// `ROLLBACK`, dropping the tables created inside. Call holding the writer lock.
     fileprivate func rollBack() {
-        depth = 0
-        forget(preparedByLevel.removeLast())
+        levels.end()
         try? writer.execute("ROLLBACK")
     }
 
     /// A nested level: a savepoint. Call holding the writer lock.
     private func savepoint<R>(_ body: () throws -> R) throws -> R {
-        let savepoint = "swiftmodel_\(depth)"
-        try writer.execute("SAVEPOINT \(savepoint)")
-        depth += 1
-        preparedByLevel.append([])
-        let result: R
-        do {
-            result = try body()
-        } catch {
-            depth -= 1
-            forget(preparedByLevel.removeLast())
-            try? writer.execute("ROLLBACK TO \(savepoint); RELEASE \(savepoint)")
-            throw error
-        }
-        depth -= 1
-        let prepared = preparedByLevel.removeLast()
-        do {
-            try writer.execute("RELEASE \(savepoint)")
-        } catch {
-            try? writer.execute("ROLLBACK TO \(savepoint); RELEASE \(savepoint)")
-            forget(prepared)
-            throw error
-        }
-        preparedByLevel[preparedByLevel.count - 1] += prepared
-        return result
+        try levels.savepoint(on: writer, body)
     }
 }
 

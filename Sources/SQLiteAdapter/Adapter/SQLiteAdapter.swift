@@ -1,5 +1,6 @@
-import SwiftModelCSQLite
 import Foundation
+import ModelSQL
+import SwiftModelCSQLite
 import Synchronization
 
 /// The production adapter: models in an ordinary SQLite database file, through the
@@ -26,13 +27,13 @@ import Synchronization
 /// (``SQLiteConfiguration/readerCount``) and run concurrently with the writer, seeing the
 /// last committed state (WAL snapshot isolation). Reads made inside a transaction (its
 /// ``TransactionHandle`` is active for the caller) go to the writer and see its changes.
-public final class SQLiteAdapter: PersistenceAdapter, @unchecked Sendable {
+public final class SQLiteAdapter: PersistenceAdapter, SQLStore, @unchecked Sendable {
     /// This adapter's settings: ``SQLiteConfiguration``.
     public typealias Configuration = SQLiteConfiguration
 
-    // @unchecked Sendable: `writer`, `depth` and `preparedByLevel` are only touched while
-    // holding `writerLock`; `catalog` is a Locked value; `readers` and `openReadBlocks` are
-    // Sendable; the rest is immutable.
+    // @unchecked Sendable: `writer` and `levels` are only touched while holding (or owning)
+    // `writerLock`; `catalog`, `readers` and `openReadBlocks` are Sendable; the rest is
+    // immutable.
 
     /// The database file's path (`":memory:"` for an in-memory database).
     public let path: String
@@ -42,15 +43,15 @@ public final class SQLiteAdapter: PersistenceAdapter, @unchecked Sendable {
     let writerLock = StoreLock()
     let writer: SQLiteConnection
     let readers: ReaderPool?
-    /// Open transaction levels on the writer.
-    var depth = 0
+    /// The writer's open transaction levels, with the tables prepared at each.
+    let levels = SQLTransactionLevels()
     /// How many ``read(_:)`` blocks are open (a fast gate for the task-local lookup in
     /// `reading`/`writing`).
     let openReadBlocks = Atomic<Int>(0)
-    /// Schemas whose tables were created at each open level (forgotten on rollback).
-    var preparedByLevel: [[ObjectIdentifier]] = []
-    /// Prepared tables by schema identity, plus which schema owns each table name.
-    let catalog = Locked<(mappings: [ObjectIdentifier: TableMapping], owners: [String: ObjectIdentifier])>(([:], [:]))
+    /// The prepared tables every connection sees.
+    package let catalog = SQLTableCatalog()
+    /// The dialect of the shared SQL (``SQLStore``).
+    package var dialect: SQLiteDialect { .shared }
 
     /// Opens (creating if needed) the database at `path`.
     ///
@@ -122,7 +123,7 @@ public final class SQLiteAdapter: PersistenceAdapter, @unchecked Sendable {
 
     /// Runs `body` on a reader, or on the writer inside a transaction (or when there are
     /// no readers); inside ``read(_:)``, on that block's connection.
-    @inline(__always) func reading<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
+    @inline(__always) package func reading<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
         if openReadBlocks.load(ordering: .relaxed) > 0, let snapshot = ReadSnapshot.current, snapshot.owner === self {
             return try snapshot.lock.withLock { try body(snapshot.connection) }
         }
@@ -144,60 +145,21 @@ public final class SQLiteAdapter: PersistenceAdapter, @unchecked Sendable {
     /// to): `CREATE TABLE IF NOT EXISTS`, indexes, and `ALTER TABLE ADD COLUMN` for
     /// declared columns the table lacks. Idempotent; cheap after the first call.
     public func prepare(_ schema: ModelSchema) throws {
-        _ = try mapping(for: schema)
+        _ = try table(for: schema)
     }
 
-    /// The table mapping for `schema`, preparing the table on first use.
-    @inline(__always) func mapping(for schema: ModelSchema) throws -> TableMapping {
-        if let mapping = catalog.withLock({ $0.mappings[ObjectIdentifier(schema)] }) { return mapping }
-        return try preparing { db in try prepareTable(schema, db, visiting: []) }
+    /// The table of `schema`, preparing it on first use (on the writer; inside a
+    /// transaction the new table is the transaction's until it commits).
+    @inline(__always) package func table(for schema: ModelSchema) throws -> SQLTable {
+        if let table = catalog.table(for: schema) { return table }
+        return try preparing { db in
+            try catalog.prepare(schema, on: db, dialect: dialect, dates: configuration.dateStorage, levels: levels)
+        }
     }
 
-    private func prepareTable(_ schema: ModelSchema, _ db: SQLiteConnection, visiting: Set<ObjectIdentifier>) throws
-        -> TableMapping
-    {
-        let key = ObjectIdentifier(schema)
-        if let mapping = catalog.withLock({ $0.mappings[key] }) { return mapping }
-        if let owner = catalog.withLock({ $0.owners[schema.tableName] }), owner != key { throw StoreError.tableTaken(by: schema) }
-        let mapping = try TableMapping(schema, dates: configuration.dateStorage)
-        for parent in mapping.foreignKeys.map(\.parent) where parent !== schema && !visiting.contains(ObjectIdentifier(parent)) {
-            _ = try prepareTable(parent, db, visiting: visiting.union([key]))
-        }
-        try db.execute("SAVEPOINT swiftmodel_prepare")
-        do {
-            for sql in mapping.ddl.preparation(existing: try columns(of: schema.tableName, db)) { try db.execute(sql) }
-            try db.execute("RELEASE swiftmodel_prepare")
-        } catch {
-            try? db.execute("ROLLBACK TO swiftmodel_prepare; RELEASE swiftmodel_prepare")
-            throw error
-        }
-        catalog.withLock {
-            $0.mappings[key] = mapping
-            $0.owners[schema.tableName] = key
-        }
-        if !preparedByLevel.isEmpty { preparedByLevel[preparedByLevel.count - 1].append(key) }
-        return mapping
-    }
-
-    /// The column names of a table (empty when it does not exist).
-    func columns(of table: String, _ db: SQLiteConnection) throws -> Set<String> {
-        let statement = try db.prepare("SELECT name FROM pragma_table_info(?)")
-        try statement.bind(.string(table), at: 1)
-        var names: Set<String> = []
-        while try statement.step() { names.insert(statement.text(at: 0)) }
-        return names
-    }
-
-    /// Forgets tables created inside a rolled-back transaction level (their DDL was
-    /// undone with it).
-    func forget(_ keys: [ObjectIdentifier]) {
-        guard !keys.isEmpty else { return }
-        catalog.withLock { catalog in
-            for key in keys {
-                if let mapping = catalog.mappings.removeValue(forKey: key) {
-                    catalog.owners[mapping.schema.tableName] = nil
-                }
-            }
-        }
+    /// Runs a write on the writer (the tables are not needed: the model layer announces
+    /// SQLite's changes).
+    @inline(__always) package func writing<R>(_ tables: @autoclosure () -> [String], _ body: (SQLiteConnection) throws -> R) throws -> R {
+        try writing(body)
     }
 }

@@ -5,7 +5,7 @@ import SwiftModelCSQLite
 /// `@unchecked Sendable`: a connection is only ever used by one thread at a time — the
 /// writer while holding ``SQLiteAdapter``'s writer lock, a reader while checked out of
 /// the ``ReaderPool``. It moves between threads but is never shared concurrently.
-final class SQLiteConnection: @unchecked Sendable {
+package final class SQLiteConnection: @unchecked Sendable {
     let handle: OpaquePointer
     /// Where it was opened (for error messages).
     let path: String
@@ -115,7 +115,7 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// Runs one statement with bound arguments; returns the number of rows it changed.
     @discardableResult
-    func run(_ sql: String, _ arguments: [ModelValue] = []) throws -> Int {
+    package func run(_ sql: String, _ arguments: [ModelValue] = []) throws -> Int {
         let statement = try cached(sql)
         defer { statement.reset() }
         do {
@@ -141,7 +141,7 @@ final class SQLiteConnection: @unchecked Sendable {
     /// The rowid of the last insert.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     /// Whether a transaction is open on this connection.
-    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 }
 
 /// The prepared statements of one table's hot paths on one connection.

@@ -1,5 +1,6 @@
 import SwiftModelCSQLite
 import Foundation
+import ModelSQL
 
 /// One prepared statement: bind, step, read. Owned by one ``SQLiteConnection`` and used
 /// by one thread at a time (whoever holds that connection).
@@ -187,16 +188,16 @@ final class SQLiteStatement {
         try value(at: index, type: column.type, [column], 0, table: table, idAt: idIndex, dates: dates)
     }
 
-    /// The current row decoded with `layout` (result column k is the schema's column k).
-    @inline(__always) func row(_ layout: RowLayout) throws -> [ModelValue] {
-        let count = layout.types.count
-        return try layout.types.withUnsafeBufferPointer { types in
+    /// The current row decoded as `table`'s (result column k is its column k).
+    @inline(__always) func row(_ table: SQLTable) throws -> [ModelValue] {
+        let count = table.types.count
+        let name = table.schema.tableName
+        return try table.types.withUnsafeBufferPointer { types in
             try [ModelValue](unsafeUninitializedCapacity: count) { buffer, initialized in
                 for k in 0..<count {
                     buffer.initializeElement(
                         at: k,
-                        to: try value(
-                            at: Int32(k), type: types[k], layout.columns, k, table: layout.table, idAt: 0, dates: layout.dates[k]))
+                        to: try value(at: Int32(k), type: types[k], table.columns, k, table: name, idAt: 0, dates: table.dates[k]))
                     initialized = k + 1
                 }
             }
@@ -206,22 +207,5 @@ final class SQLiteStatement {
     /// The result column names.
     var columnNames: [String] {
         (0..<columnCount).map { String(cString: sqlite3_column_name(handle, $0)) }
-    }
-}
-
-/// A schema's column types, kept apart from the column definitions so decoding a row
-/// does not copy (and retain) a definition per value.
-struct RowLayout: Sendable {
-    let types: [ColumnType]
-    let columns: [ColumnDefinition]
-    let table: String
-    /// Per column, how its dates are stored (nil for other columns).
-    let dates: [DateStorage?]
-
-    init(_ schema: ModelSchema, dates: [DateStorage?]) {
-        table = schema.tableName
-        self.dates = dates
-        columns = schema.columns
-        types = schema.columns.map(\.type)
     }
 }

@@ -7,23 +7,23 @@ import ModelSQL
 /// case-insensitive matching and `GLOB` for case-sensitive matching (so no connection
 /// setting changes `LIKE`), with strings holding a NUL byte — which `LIKE` and `GLOB`
 /// would cut short — matched by `swiftmodel_match`, the in-memory engine's matcher.
-struct SQLiteDialect: SQLDialect {
-    static let shared = SQLiteDialect()
+package struct SQLiteDialect: SQLDialect {
+    package static let shared = SQLiteDialect()
 
-    func placeholder(_ n: Int) -> String { "?" }
-    var trueCondition: String { "1" }
-    var falseCondition: String { "0" }
-    func isNotDistinct(_ a: String, _ b: String) -> String { "\(a) IS \(b)" }
+    package func placeholder(_ n: Int) -> String { "?" }
+    package var trueCondition: String { "1" }
+    package var falseCondition: String { "0" }
+    package func isNotDistinct(_ a: String, _ b: String) -> String { "\(a) IS \(b)" }
     // SQLite sorts nulls first ascending and last descending already.
-    func orderKey(_ column: String, ascending: Bool) -> String { ascending ? column : column + " DESC" }
-    func rowKey(_ schema: ModelSchema) -> String { "rowid" }
+    package func orderKey(_ column: String, ascending: Bool) -> String { ascending ? column : column + " DESC" }
+    package func rowKey(_ schema: ModelSchema) -> String { "rowid" }
 
-    func window(limit: String?, offset: String?) -> String {
+    package func window(limit: String?, offset: String?) -> String {
         // No limit is `LIMIT -1` in SQLite (OFFSET needs a LIMIT).
         " LIMIT " + (limit ?? "-1") + (offset.map { " OFFSET " + $0 } ?? "")
     }
 
-    func textMatch(
+    package func textMatch(
         _ column: String, _ op: TextOperator, _ text: String, caseInsensitive: Bool, bind: (ModelValue) -> String
     ) -> String {
         let exact = "\(MatchFunction.name)(\(column), \(bind(.string(op.rawValue))), \(bind(.string(text))), \(caseInsensitive ? 1 : 0))"
@@ -38,9 +38,9 @@ struct SQLiteDialect: SQLDialect {
     }
 
     // SQLite compares across storage classes itself, as the engine does.
-    func operand(_ column: String, _ type: ColumnType, comparedWith value: ModelValue) -> String? { column }
+    package func operand(_ column: String, _ type: ColumnType, comparedWith value: ModelValue) -> String? { column }
 
-    func aggregate(_ function: Aggregate.Function, _ target: String, columnType: ColumnType?) -> String {
+    package func aggregate(_ function: Aggregate.Function, _ target: String, columnType: ColumnType?) -> String {
         switch function {
         case .count: "count(\(target))"
         case .sum: "sum(\(target))"
@@ -87,12 +87,4 @@ struct SQLiteDialect: SQLDialect {
         case .array, .dictionary: return SQLText.string(ModelJSON.serialize(value))
         }
     }
-
-    /// `?, ?, ?` for `count` parameters.
-    static func placeholders(_ count: Int) -> String {
-        Array(repeating: "?", count: count).joined(separator: ", ")
-    }
 }
-
-/// The compiler in SQLite's dialect.
-typealias SQLiteCompiler = SQLCompiler<SQLiteDialect>

@@ -12,14 +12,6 @@ import SQLiteAdapter
 import Testing
 
 extension SourceModelSQLDoc {
-    /// Sources/ModelSQL/SQLForeignKeys.swift, snippet 1.
-    static func SQLForeignKeys1(_ given: Context) throws {
-        let store = given.store
-        for row in try store.rows("SELECT city, count(*) AS n FROM people GROUP BY city") {
-            print(row["city"] ?? .null, row["n"] ?? .null)
-        }
-    }
-
     /// Sources/ModelSQL/SQLMigrator.swift, snippet 1.
     static func SQLMigrator1(_ given: Context) throws {
         let store = given.store
@@ -29,5 +21,13 @@ extension SourceModelSQLDoc {
         })
         try show(migrator.migrate(store))      // runs the steps this database has not run yet
         show(migrator)
+    }
+
+    /// Sources/ModelSQL/Table/SQLForeignKeys.swift, snippet 1.
+    static func SQLForeignKeys1(_ given: Context) throws {
+        let store = given.store
+        for row in try store.rows("SELECT city, count(*) AS n FROM people GROUP BY city") {
+            print(row["city"] ?? .null, row["n"] ?? .null)
+        }
     }
 }

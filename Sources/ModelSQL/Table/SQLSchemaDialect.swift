@@ -1,11 +1,13 @@
 import ModelCore
 
-/// What a SQL database spells its own way in DDL; ``SQLTableDDL`` writes the rest once.
+/// What a SQL database spells its own way in tables; ``SQLTableDDL`` and ``SQLTable`` write
+/// the rest once.
 ///
 /// The DDL counterpart of ``SQLDialect`` (as fluent-kit's `SQLConverterDelegate` is to its
 /// schema converter): column types, the id column's key clause, default literals, which
-/// columns get indexes and how long a name may be.
-package protocol SQLSchemaDialect: Sendable {
+/// columns get indexes, how long a name may be, how inserts report generated ids and
+/// which date storage values are bound in.
+package protocol SQLSchemaDialect: SQLDialect {
     /// The declared type of a column of model type `type`, stored with `dates` when it is a
     /// date column (nil: the database's own date type, or not a date).
     func columnType(_ type: ColumnType, dates: DateStorage?) -> String
@@ -27,6 +29,14 @@ package protocol SQLSchemaDialect: Sendable {
     /// Columns the database adds to every table of `schema` (a hidden store-order key):
     /// their names and definitions.
     func extraColumns(_ schema: ModelSchema) -> [(name: String, definition: String)]
+
+    /// Whether an insert that leaves the id to the database reads it back with
+    /// `RETURNING` (false: the connection reports the last inserted row id).
+    var returnsInsertedIDs: Bool { get }
+
+    /// The storage a bound `.date` already has without conversion (nil: the database's
+    /// own date type), so tables whose dates all use it bind rows as they are.
+    var boundDateStorage: DateStorage? { get }
 }
 
 extension SQLSchemaDialect {
