@@ -64,12 +64,15 @@ import Testing
         let store = ArrayAdapter()
         _ = try AsyncStores.seed(store)
         #expect(try await Book.count(in: store) == 3)  // uncontended: inline
-        let holding = Counter(), released = Counter()
+        let holding = Counter(), released = Counter(), probed = Counter()
+        // The holder keeps the lock until the probe has run (or 10 s, should reads hold
+        // every cooperative thread), so a slow machine cannot fail the test by timing.
         let holder = Thread {
             try? store.transaction {
                 _ = try Book.create(["title": "Zola", "pages": 99], in: store)
                 holding.withLock { $0 = 1 }
-                Thread.sleep(forTimeInterval: 0.3)
+                let deadline = Date().addingTimeInterval(10)
+                while probed.withLock({ $0 }) == 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
             }
             released.withLock { $0 = 1 }
         }
@@ -77,7 +80,11 @@ import Testing
         while holding.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(2)) }
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<8 { group.addTask { try await Book.count(in: store) } }
-            let probe = Task { released.withLock { $0 } }
+            let probe = Task { () -> Int in
+                let seen = released.withLock { $0 }
+                probed.withLock { $0 = 1 }
+                return seen
+            }
             #expect(await probe.value == 0, "a read blocked a cooperative thread on the adapter's lock")
             for try await count in group { #expect(count == 4) }  // after the commit
         }

@@ -190,6 +190,9 @@ struct ModelBenchmarks {
             case "--async-tx": try AsyncTransactions.run(arguments.popFirst().flatMap(Int.init) ?? 10_000, runs: runs); return
             case "--rest": try RESTWorkloads.run(arguments.popFirst().flatMap(Int.init) ?? 1_000); return
             case "--postgres": try PostgresWorkloads.run(arguments.popFirst().flatMap(Int.init) ?? 50_000, runs: runs); return
+            case "--postgres-concurrent":
+                try PostgresConcurrency.run(arguments.popFirst().flatMap(Int.init) ?? 20_000, runs: runs)
+                return
             case "--contexts": try ContextOverhead.run(arguments.popFirst().flatMap(Int.init) ?? 100_000, runs: runs); return
             case "--tx-memory": try TransactionMemory.run(arguments.popFirst().flatMap(Int.init) ?? 200_000); return
             case "--only": only = arguments.popFirst()
@@ -201,7 +204,7 @@ struct ModelBenchmarks {
             case "--json-n": jsonN = arguments.popFirst().flatMap(Int.init) ?? jsonN
             case "--runs": runs = arguments.popFirst().flatMap(Int.init) ?? runs
             default:
-                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|relations|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--center|--no-center] [--micro] [--micro-sqlite] [--micro-tx N] [--async N] [--async-tx N] [--tx-memory N] [--contexts N] [--rest N] [--postgres N (needs SWIFTMODEL_POSTGRES_URL)]")
+                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|relations|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--center|--no-center] [--micro] [--micro-sqlite] [--micro-tx N] [--async N] [--async-tx N] [--tx-memory N] [--contexts N] [--rest N] [--postgres N] [--postgres-concurrent N] (PostgreSQL modes need SWIFTMODEL_POSTGRES_URL)")
                 return
             }
         }

@@ -15,11 +15,20 @@ extension SQLTable {
     package func insert(
         _ row: [ModelValue], violations: (any Error) -> SQLKeyViolation?, _ write: () throws -> ModelValue
     ) throws -> ModelValue {
-        try schema.checkRow(row)
-        if row[0].isNull, !generatesIDs {
-            throw StoreError(.invalidRequest, table: schema.tableName, message: "insert without an id")
-        }
+        try checkInsert(row)
         return try mappingViolations(id: row[0], violations, write)
+    }
+
+    /// ``insert(_:violations:_:)`` with an asynchronous write.
+    package func insert(
+        _ row: [ModelValue], violations: (any Error) -> SQLKeyViolation?, _ write: () async throws -> ModelValue
+    ) async throws -> ModelValue {
+        try checkInsert(row)
+        do {
+            return try await write()
+        } catch {
+            throw mapped(error, id: row[0], violations(error))
+        }
     }
 
     /// Checks `row` for an update of `changedColumns` (all columns when none are listed),
@@ -33,32 +42,69 @@ extension SQLTable {
         _ row: [ModelValue], changedColumns: [Int], violations: (any Error) -> SQLKeyViolation?,
         _ write: ([Int]) throws -> Int
     ) throws {
-        try schema.checkRow(row)
-        var columns = changedColumns.filter { $0 > 0 && $0 < row.count }
-        if columns.isEmpty { columns = Array(1..<row.count) }
+        let columns = try columnsToUpdate(row, changedColumns)
         let changed = try mappingViolations(id: row[0], violations) { try write(columns) }
-        if changed == 0 {
-            throw StoreError(.notFound, table: schema.tableName, id: row[0], message: "no row with this id to update")
+        if changed == 0 { throw notFound(row[0]) }
+    }
+
+    /// ``update(_:changedColumns:violations:_:)`` with an asynchronous write.
+    package func update(
+        _ row: [ModelValue], changedColumns: [Int], violations: (any Error) -> SQLKeyViolation?,
+        _ write: ([Int]) async throws -> Int
+    ) async throws {
+        let columns = try columnsToUpdate(row, changedColumns)
+        let changed: Int
+        do {
+            changed = try await write(columns)
+        } catch {
+            throw mapped(error, id: row[0], violations(error))
         }
+        if changed == 0 { throw notFound(row[0]) }
     }
 
     /// Runs `body`, turning a key violation `violations` finds in its error into the
-    /// ``StoreError`` every adapter throws: `.duplicateID` (`id` already stored) or
-    /// `.uniqueViolation` naming the column (the connection's error attached).
+    /// ``StoreError`` every adapter throws (see ``mapped(_:id:_:)``).
     package func mappingViolations<R>(
         id: ModelValue?, _ violations: (any Error) -> SQLKeyViolation?, _ body: () throws -> R
     ) throws -> R {
         do {
             return try body()
         } catch {
-            switch violations(error) {
-            case .primaryKey?:
-                throw StoreError(.duplicateID, table: schema.tableName, id: id, message: "a row with this id already exists")
-            case .unique(let column)?:
-                throw StoreError.uniqueViolation(schema, column: column, id: id, underlying: error)
-            case nil:
-                throw error
-            }
+            throw mapped(error, id: id, violations(error))
         }
+    }
+
+    /// `error` as every adapter reports `violation`: `.duplicateID` (`id` already stored)
+    /// or `.uniqueViolation` naming the column (the connection's error attached); `error`
+    /// itself when it violated no key.
+    package func mapped(_ error: any Error, id: ModelValue?, _ violation: SQLKeyViolation?) -> any Error {
+        switch violation {
+        case .primaryKey?:
+            StoreError(.duplicateID, table: schema.tableName, id: id, message: "a row with this id already exists")
+        case .unique(let column)?:
+            StoreError.uniqueViolation(schema, column: column, id: id, underlying: error)
+        case nil:
+            error
+        }
+    }
+
+    /// Throws when `row` cannot be inserted: it does not fit the schema, or its id is null
+    /// and the database does not generate ids.
+    private func checkInsert(_ row: [ModelValue]) throws {
+        try schema.checkRow(row)
+        if row[0].isNull, !generatesIDs {
+            throw StoreError(.invalidRequest, table: schema.tableName, message: "insert without an id")
+        }
+    }
+
+    /// The columns an update of `row` sets: the changed ones (never the id), or all.
+    private func columnsToUpdate(_ row: [ModelValue], _ changedColumns: [Int]) throws -> [Int] {
+        try schema.checkRow(row)
+        let columns = changedColumns.filter { $0 > 0 && $0 < row.count }
+        return columns.isEmpty ? Array(1..<row.count) : columns
+    }
+
+    private func notFound(_ id: ModelValue) -> StoreError {
+        StoreError(.notFound, table: schema.tableName, id: id, message: "no row with this id to update")
     }
 }

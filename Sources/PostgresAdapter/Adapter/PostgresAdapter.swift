@@ -51,6 +51,8 @@ public final class PostgresAdapter: PersistenceAdapter, SQLStore, @unchecked Sen
     let token = UUID().uuidString
     let publisher: ChangePublisher?
     private(set) var listener: ChangeListener?
+    /// Drives the async calls' non-blocking I/O (its thread starts on the first one).
+    let loop: PGEventLoop
 
     /// Connects to the primary (and checks the replicas answer), creating the configured
     /// schema when missing.
@@ -58,6 +60,7 @@ public final class PostgresAdapter: PersistenceAdapter, SQLStore, @unchecked Sen
     /// - Throws: ``PostgresError`` `.connection` when a server cannot be reached.
     public init(_ configuration: PostgresConfiguration = PostgresConfiguration()) throws {
         self.configuration = configuration
+        loop = try PGEventLoop()
         let setup = configuration.sessionSetup
         func pool(_ conninfo: String, _ role: String) -> ConnectionPool {
             ConnectionPool(
@@ -95,6 +98,7 @@ public final class PostgresAdapter: PersistenceAdapter, SQLStore, @unchecked Sen
         publisher?.stop()
         primary.close()
         router.close()
+        loop.stop()
     }
 
     deinit {
@@ -102,6 +106,7 @@ public final class PostgresAdapter: PersistenceAdapter, SQLStore, @unchecked Sen
         publisher?.stop()
         primary.close()
         router.close()
+        loop.stop()
     }
 
     // MARK: Connections

@@ -1,4 +1,5 @@
 import Foundation
+import ModelCore
 
 /// Connections to one server, opened on demand up to a maximum and lent to one thread at
 /// a time.
@@ -18,6 +19,10 @@ final class ConnectionPool: Sendable {
         /// Connections idle since before this instant are pinged before they are lent
         /// (set when a connection is found broken: the server may have restarted).
         var suspectBefore = ContinuousClock.now
+        /// Async acquirers waiting for a connection (handed one at release) or for a free
+        /// slot to open one in (handed nil), first come first served.
+        var waiters: [(id: UInt64, continuation: CheckedContinuation<PGConnection?, any Error>)] = []
+        var nextWaiter: UInt64 = 0
     }
 
     private let state = Locked(State())
@@ -99,15 +104,22 @@ final class ConnectionPool: Sendable {
     /// Takes a connection back: kept when healthy and outside a transaction, else closed.
     func release(_ connection: PGConnection) {
         if !connection.isHealthy || connection.isInTransaction {
-            if !connection.isHealthy { state.withLock { $0.suspectBefore = .now } }
+            // Broken (not closed on purpose, as a cancelled call does): the server may have
+            // restarted, so idle connections are pinged before reuse.
+            if !connection.isHealthy, connection.handle != nil { state.withLock { $0.suspectBefore = .now } }
             discard(connection)
             return
         }
         connection.idleSince = .now
-        let kept = state.withLock { s -> Bool in
-            guard !s.closed else { return false }
+        let (kept, waiter) = state.withLock { s -> (Bool, CheckedContinuation<PGConnection?, any Error>?) in
+            guard !s.closed else { return (false, nil) }
+            if !s.waiters.isEmpty { return (true, s.waiters.removeFirst().continuation) }
             s.idle.append(connection)
-            return true
+            return (true, nil)
+        }
+        if let waiter {
+            waiter.resume(returning: connection)
+            return
         }
         if !kept { discard(connection) }
         condition.lock()
@@ -118,7 +130,16 @@ final class ConnectionPool: Sendable {
     /// Closes a connection that will not come back and frees its slot.
     func discard(_ connection: PGConnection?) {
         connection?.close()
-        state.withLock { $0.open -= 1 }
+        // The slot goes to an async acquirer waiting for one, or is freed.
+        let waiter = state.withLock { s -> CheckedContinuation<PGConnection?, any Error>? in
+            if !s.closed, !s.waiters.isEmpty { return s.waiters.removeFirst().continuation }
+            s.open -= 1
+            return nil
+        }
+        if let waiter {
+            waiter.resume(returning: nil)
+            return
+        }
         condition.lock()
         condition.signal()
         condition.unlock()
@@ -135,18 +156,118 @@ final class ConnectionPool: Sendable {
     /// until every lent connection has come back (and been closed), so work in flight on
     /// other threads finishes first. Idempotent.
     func close() {
-        let idle = state.withLock { s -> [PGConnection] in
+        let (idle, waiters) = state.withLock { s -> ([PGConnection], [CheckedContinuation<PGConnection?, any Error>]) in
             s.closed = true
             s.open -= s.idle.count
-            defer { s.idle = [] }
-            return s.idle
+            defer {
+                s.idle = []
+                s.waiters = []
+            }
+            return (s.idle, s.waiters.map(\.continuation))
         }
         for connection in idle { connection.close() }
+        for waiter in waiters { waiter.resume(throwing: StoreError.closed("PostgreSQL store")) }
         condition.lock()
         condition.broadcast()
         // Bounded waits: a release's signal may wake an acquirer instead of this thread.
         while state.withLock({ $0.open > 0 }) { _ = condition.wait(until: Date().addingTimeInterval(0.05)) }
         condition.unlock()
+    }
+
+    // MARK: Async
+
+    /// Lends a connection without blocking: an idle one (pinged through `loop` when it has
+    /// been idle past the health-check interval), a new one (opened on ``BlockingPool``:
+    /// `PQconnectdb` blocks), or the next one released — the task suspends meanwhile, up
+    /// to the acquire timeout (then ``PostgresError`` `.poolTimeout`).
+    func acquire(on loop: PGEventLoop) async throws -> PGConnection {
+        while true {
+            try Task.checkCancellation()
+            enum Decision { case closed, lend(PGConnection), open, wait(UInt64) }
+            let decision = state.withLock { s -> Decision in
+                if s.closed { return .closed }
+                if let connection = s.idle.popLast() { return .lend(connection) }
+                if s.open < maximum {
+                    s.open += 1
+                    return .open
+                }
+                s.nextWaiter += 1
+                return .wait(s.nextWaiter)
+            }
+            switch decision {
+            case .closed:
+                throw StoreError.closed("PostgreSQL store")
+            case .lend(let connection):
+                let suspect = state.withLock { connection.idleSince < $0.suspectBefore }
+                if !suspect && ContinuousClock.now - connection.idleSince < healthCheckInterval { return connection }
+                if connection.isHealthy, (try? await connection.execute("SELECT 1", on: loop)) != nil { return connection }
+                discard(connection)  // broken, or closed by a cancelled ping (the loop then throws)
+            case .open:
+                return try await open()
+            case .wait(let id):
+                if let connection = try await waitForRelease(id) { return connection }
+                return try await open()
+            }
+        }
+    }
+
+    /// Opens a connection in a slot already counted, freeing the slot on failure.
+    private func open() async throws -> PGConnection {
+        do {
+            let (conninfo, setup) = (conninfo, setup)
+            return try await BlockingPool.shared.run { try PGConnection(conninfo: conninfo, setup: setup) }
+        } catch {
+            discard(nil)
+            throw error
+        }
+    }
+
+    /// Suspends until a connection is released to this waiter (or a slot freed: nil), the
+    /// acquire timeout passes, the task is cancelled or the pool closes.
+    private func waitForRelease(_ id: UInt64) async throws -> PGConnection? {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PGConnection?, any Error>) in
+                let registered = state.withLock { s -> Bool in
+                    guard !s.closed else { return false }
+                    s.waiters.append((id, continuation))
+                    return true
+                }
+                guard registered else {
+                    continuation.resume(throwing: StoreError.closed("PostgreSQL store"))
+                    return
+                }
+                let (timeout, maximum, role) = (acquireTimeout, maximum, role)
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) { [weak self] in
+                    guard let waiter = self?.removeWaiter(id) else { return }
+                    waiter.resume(
+                        throwing: PostgresError(
+                            .poolTimeout, message: "no \(role) connection became free within \(timeout) (all \(maximum) in use)"))
+                }
+                if Task.isCancelled, let waiter = removeWaiter(id) { waiter.resume(throwing: CancellationError()) }
+            }
+        } onCancel: {
+            removeWaiter(id)?.resume(throwing: CancellationError())
+        }
+    }
+
+    private func removeWaiter(_ id: UInt64) -> CheckedContinuation<PGConnection?, any Error>? {
+        state.withLock { s in
+            guard let index = s.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return s.waiters.remove(at: index).continuation
+        }
+    }
+
+    /// Runs `body` with a connection lent without blocking.
+    func with<R>(on loop: PGEventLoop, _ body: (PGConnection) async throws -> R) async throws -> R {
+        let connection = try await acquire(on: loop)
+        do {
+            let result = try await body(connection)
+            release(connection)
+            return result
+        } catch {
+            release(connection)
+            throw error
+        }
     }
 
     /// How many connections are open (idle and lent).

@@ -37,20 +37,10 @@ extension PGConnection: SQLConnection {
     /// (`RETURNING` it). An explicit integer id moves the identity sequence past it, so
     /// generated ids never collide with explicit ones.
     package func insert(_ row: [ModelValue], into table: SQLTable) throws -> ModelValue {
-        if row[0].isNull, let sql = table.insertGeneratingIDSQL {
-            let result = try query(sql, Array(table.stored(row).dropFirst()))
-            guard result.rowCount == 1 else { throw PostgresError(.mismatch, message: "INSERT … RETURNING gave no id", sql: sql) }
-            return result.value(0, 0, oid: result.oid(0))
-        }
-        _ = try query(table.insertSQL, table.stored(row))
-        if let sequence = table.facts.idSequence, case .int(let id) = row[0], id > 0 {
-            // Non-transactional in PostgreSQL (as is every sequence step): kept even if an
-            // enclosing transaction rolls back, which only leaves a gap.
-            _ = try query(
-                "SELECT setval($1::regclass, $2) FROM \(sequence) WHERE NOT is_called OR last_value < $2",
-                [.string(sequence), .int(id)])
-        }
-        return row[0]
+        let insert = table.insertStatement(row)
+        let result = try query(insert.sql, insert.arguments)
+        if let bump = table.sequenceBump(row) { _ = try query(bump.sql, bump.arguments) }
+        return try insert.id(result)
     }
 
     package func update(_ row: [ModelValue], columns: [Int], in table: SQLTable) throws -> Int {
@@ -74,14 +64,7 @@ extension PGConnection: SQLConnection {
         _ sql: String, _ arguments: [ModelValue], of table: SQLTable, slots: ([String]) throws -> [SQLResultSlot]
     ) throws -> [[ModelValue]] {
         let result = try query(sql, arguments)
-        let slots = try slots(result.columnNames)
-        let oids = slots.map { result.oid($0.position) }
-        return (0..<result.rowCount).map { r in
-            slots.indices.map { s in
-                let value = result.value(r, slots[s].position, oid: oids[s])
-                return slots[s].column.map { table.loaded(value, $0) } ?? value
-            }
-        }
+        return result.rows(try slots(result.columnNames), of: table)
     }
 
     package func integer(_ sql: String, _ arguments: [ModelValue]) throws -> Int {
@@ -105,5 +88,27 @@ extension PGConnection: SQLConnection {
 
     package static func mismatch(_ message: String, sql: String) -> any Error {
         PostgresError(.mismatch, message: message, sql: sql)
+    }
+}
+
+extension SQLTable {
+    /// The `INSERT` of `row`, and how its id is read from the result.
+    func insertStatement(_ row: [ModelValue]) -> (sql: String, arguments: [ModelValue], id: (PGResult) throws -> ModelValue) {
+        if row[0].isNull, let sql = insertGeneratingIDSQL {
+            return (sql, Array(stored(row).dropFirst()), { result in
+                guard result.rowCount == 1 else { throw PostgresError(.mismatch, message: "INSERT … RETURNING gave no id", sql: sql) }
+                return result.value(0, 0, oid: result.oid(0))
+            })
+        }
+        return (insertSQL, stored(row), { _ in row[0] })
+    }
+
+    /// After an insert with an explicit positive integer id into a table whose ids come
+    /// from an identity sequence: the statement moving the sequence past it. Sequence steps
+    /// are not transactional in PostgreSQL: kept even if an enclosing transaction rolls
+    /// back, which only leaves a gap.
+    func sequenceBump(_ row: [ModelValue]) -> (sql: String, arguments: [ModelValue])? {
+        guard let sequence = facts.idSequence, case .int(let id) = row[0], id > 0 else { return nil }
+        return ("SELECT setval($1::regclass, $2) FROM \(sequence) WHERE NOT is_called OR last_value < $2", [.string(sequence), .int(id)])
     }
 }

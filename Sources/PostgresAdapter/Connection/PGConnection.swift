@@ -13,8 +13,8 @@ package final class PGConnection: @unchecked Sendable {
     private(set) var handle: OpaquePointer?
     /// Prepared statements by SQL text: server-side name and the parameter types the
     /// server inferred.
-    private var statements: [String: (name: String, types: [UInt32])] = [:]
-    private var nextStatement = 0
+    var statements: [String: (name: String, types: [UInt32])] = [:]
+    var nextStatement = 0
     /// Statements kept per connection before the cache is dropped and rebuilt.
     static let statementLimit = 512
     /// When the connection was last returned to the pool.
@@ -57,7 +57,7 @@ package final class PGConnection: @unchecked Sendable {
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
     }
 
-    private func live() throws -> OpaquePointer {
+    func live() throws -> OpaquePointer {
         guard let handle, PQstatus(handle) == CONNECTION_OK else {
             throw PostgresError(.connection, message: "the connection to the server was lost")
         }
@@ -66,7 +66,7 @@ package final class PGConnection: @unchecked Sendable {
 
     /// The error for a failed call: the server's fields, or libpq's message when the
     /// connection itself failed.
-    private func failure(_ result: PGResult?, sql: String?, arguments: [ModelValue]) -> PostgresError {
+    func failure(_ result: PGResult?, sql: String?, arguments: [ModelValue]) -> PostgresError {
         if let result, PQresultErrorField(result.handle, swiftmodel_pg_diag_sqlstate) != nil {
             return result.error(sql: sql, arguments: arguments)
         }
@@ -75,7 +75,7 @@ package final class PGConnection: @unchecked Sendable {
             sql: sql, arguments: arguments)
     }
 
-    private func check(_ raw: OpaquePointer?, sql: String, arguments: [ModelValue]) throws -> PGResult {
+    func check(_ raw: OpaquePointer?, sql: String, arguments: [ModelValue]) throws -> PGResult {
         guard let result = raw.map(PGResult.init) else { throw failure(nil, sql: sql, arguments: arguments) }
         switch PQresultStatus(result.handle) {
         case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY: return result
@@ -95,21 +95,27 @@ package final class PGConnection: @unchecked Sendable {
     func query(_ sql: String, _ arguments: [ModelValue]) throws -> PGResult {
         let handle = try live()
         let statement = try prepared(sql, handle)
-        guard statement.types.count == arguments.count else {
-            throw PostgresError(
-                .mismatch, message: "the statement has \(statement.types.count) parameters, \(arguments.count) values given",
-                sql: sql, arguments: arguments)
-        }
-        var parameters = PGParameters(capacity: arguments.count)
-        do {
-            for (value, type) in zip(arguments, statement.types) { try parameters.append(value, as: type) }
-        } catch let error as PostgresError {
-            throw error.with(sql: sql, arguments: arguments)
-        }
+        let parameters = try bind(arguments, to: statement.types, sql: sql)
         let raw = parameters.withPointers { values, lengths, formats in
             PQexecPrepared(handle, statement.name, Int32(arguments.count), values, lengths, formats, 1)
         }
         return try check(raw, sql: sql, arguments: arguments)
+    }
+
+    /// `arguments` encoded as the parameter `types` the server inferred for `sql`.
+    func bind(_ arguments: [ModelValue], to types: [UInt32], sql: String) throws -> PGParameters {
+        guard types.count == arguments.count else {
+            throw PostgresError(
+                .mismatch, message: "the statement has \(types.count) parameters, \(arguments.count) values given",
+                sql: sql, arguments: arguments)
+        }
+        var parameters = PGParameters(capacity: arguments.count)
+        do {
+            for (value, type) in zip(arguments, types) { try parameters.append(value, as: type) }
+        } catch let error as PostgresError {
+            throw error.with(sql: sql, arguments: arguments)
+        }
+        return parameters
     }
 
     /// The cached prepared statement for `sql`, preparing (and describing) it on first use.

@@ -26,10 +26,22 @@ final class ReplicaRouter: Sendable {
     /// Records the WAL position after a write on `connection` (only with replicas and
     /// read-your-writes on: one extra round trip per write).
     func wrote(on connection: PGConnection) {
-        guard !replicas.isEmpty, readYourWrites,
-            let text = try? connection.execute("SELECT pg_current_wal_lsn()::text").textValues().first,
-            let lsn = Self.lsn(text)
-        else { return }
+        guard tracksWrites else { return }
+        note(write: try? connection.execute(Self.writePositionSQL).textValues().first)
+    }
+
+    /// ``wrote(on:)`` without blocking.
+    func wrote(on connection: PGConnection, loop: PGEventLoop) async {
+        guard tracksWrites else { return }
+        note(write: try? await connection.execute(Self.writePositionSQL, on: loop).textValues().first)
+    }
+
+    private var tracksWrites: Bool { !replicas.isEmpty && readYourWrites }
+    private static let writePositionSQL = "SELECT pg_current_wal_lsn()::text"
+    private static let replayPositionSQL = "SELECT pg_last_wal_replay_lsn()::text"
+
+    private func note(write text: String?) {
+        guard let text, let lsn = Self.lsn(text) else { return }
         var current = lastWrite.load(ordering: .relaxed)
         while current < lsn {
             let (exchanged, original) = lastWrite.compareExchange(expected: current, desired: lsn, ordering: .relaxed)
@@ -40,30 +52,67 @@ final class ReplicaRouter: Sendable {
 
     /// Runs a read on a replica that is up to date for read-your-writes, or the primary.
     func read<R>(primary: ConnectionPool, _ body: (PGConnection) throws -> R) throws -> R {
-        guard !replicas.isEmpty else { return try primary.with(body) }
-        let required = readYourWrites ? lastWrite.load(ordering: .relaxed) : 0
-        let start = Int(UInt(bitPattern: next.add(1, ordering: .relaxed).newValue) % UInt(replicas.count))
-        for offset in 0..<replicas.count {
-            let k = (start + offset) % replicas.count
-            if let until = downUntil.withLock({ $0[k] }), until > .now { continue }
+        for k in candidates() {
             let pool = replicas[k]
             do {
                 let connection = try pool.acquire()
                 defer { pool.release(connection) }
-                if seen.withLock({ $0[k] }) < required {
-                    guard let text = try connection.execute("SELECT pg_last_wal_replay_lsn()::text").textValues().first,
-                        let replayed = Self.lsn(text)
-                    else { continue }
-                    seen.withLock { $0[k] = max($0[k], replayed) }
-                    if replayed < required { continue }
+                if let required = replayRequired(k) {
+                    guard replayed(k, try connection.execute(Self.replayPositionSQL).textValues().first, required) else { continue }
                 }
                 return try body(connection)
             } catch let error as PostgresError where error.kind == .connection || error.kind == .poolTimeout {
-                downUntil.withLock { $0[k] = .now + .seconds(5) }
+                markDown(k)
             }
         }
         return try primary.with(body)
     }
+
+    /// ``read(primary:_:)`` without blocking.
+    func read<R>(primary: ConnectionPool, loop: PGEventLoop, _ body: (PGConnection) async throws -> R) async throws -> R {
+        for k in candidates() {
+            let pool = replicas[k]
+            do {
+                let result = try await pool.with(on: loop) { connection -> R? in
+                    if let required = replayRequired(k) {
+                        let text = try await connection.execute(Self.replayPositionSQL, on: loop).textValues().first
+                        guard replayed(k, text, required) else { return nil }
+                    }
+                    return .some(try await body(connection))
+                }
+                if let result { return result }
+            } catch let error as PostgresError where error.kind == .connection || error.kind == .poolTimeout {
+                markDown(k)
+            }
+        }
+        return try await primary.with(on: loop, body)
+    }
+
+    /// The replicas to try for a read, round robin from the next one, skipping those down.
+    private func candidates() -> [Int] {
+        guard !replicas.isEmpty else { return [] }
+        let start = Int(UInt(bitPattern: next.add(1, ordering: .relaxed).newValue) % UInt(replicas.count))
+        return (0..<replicas.count).map { (start + $0) % replicas.count }.filter { k in
+            guard let until = downUntil.withLock({ $0[k] }) else { return true }
+            return until <= .now
+        }
+    }
+
+    /// The WAL position replica `k` must have replayed before serving this adapter's reads,
+    /// when it was not yet seen there (nil: no check needed).
+    private func replayRequired(_ k: Int) -> UInt64? {
+        let required = readYourWrites ? lastWrite.load(ordering: .relaxed) : 0
+        return seen.withLock { $0[k] } < required ? required : nil
+    }
+
+    /// Records the replay position `text` replica `k` reported; whether it reaches `required`.
+    private func replayed(_ k: Int, _ text: String?, _ required: UInt64) -> Bool {
+        guard let text, let position = Self.lsn(text) else { return false }
+        seen.withLock { $0[k] = max($0[k], position) }
+        return position >= required
+    }
+
+    private func markDown(_ k: Int) { downUntil.withLock { $0[k] = .now + .seconds(5) } }
 
     func close() {
         for pool in replicas { pool.close() }

@@ -134,7 +134,7 @@ func ConcurrencyDoc_transfer(_ amount: Int, from fromID: Int64, to toID: Int64, 
     }
 }
 
-// Docs/Concurrency.md, snippet 8 (line 307)
+// Docs/Concurrency.md, snippet 8 (line 308)
 func ConcurrencyDoc_countLongBooks() async throws -> Int {
     // A detached task gets a Sendable result (a count), never the records themselves.
     let task = Task.detached { try await ConcurrencyDoc_Book.query().where(\.pages > 300).count() }
@@ -186,7 +186,7 @@ extension ConcurrencyDoc {
         _ = context
     }
 
-    /// Docs/Concurrency.md, snippet 8 (line 307).
+    /// Docs/Concurrency.md, snippet 8 (line 308).
     static func snippet8(_ context: Context) throws {
         _ = context
     }
