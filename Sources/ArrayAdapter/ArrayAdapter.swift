@@ -151,6 +151,9 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
     /// Rows matching the query, evaluated by ``QueryEngine``.
     ///
     /// - Complexity: O(n), plus O(m log m) to sort m matches.
+    /// Writers are serialised (a transaction owns the store), so fetches need no row lock.
+    public var rowLockSupport: RowLockSupport { .serialisedWriters }
+
     public func fetch(_ query: StoreQuery) throws -> [[ModelValue]] {
         try lock.withLock {
             QueryEngine.select(query, from: try table(for: query.schema))

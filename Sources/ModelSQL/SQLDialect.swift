@@ -42,9 +42,16 @@ package protocol SQLDialect: Sendable {
     /// The SQL of an aggregate function over `target` (`*` for rows) with the result type
     /// ``Aggregate`` defines: integers for count and integer sums, doubles for averages.
     func aggregate(_ function: Aggregate.Function, _ target: String, columnType: ColumnType?) -> String
+
+    /// What follows a fetch's `SELECT` to lock its rows, or "" (see ``RowLock``).
+    func rowLockClause(_ lock: RowLock) -> String
 }
 
 extension SQLDialect {
+    /// What follows a fetch's `SELECT` to lock its rows (`FOR UPDATE …`). Default: nothing
+    /// (a database whose writers are serialised).
+    package func rowLockClause(_ lock: RowLock) -> String { "" }
+
     /// `LIKE` pattern text for `tokens`: `%`, `_` and `\` escaped with `\` (used with
     /// `ESCAPE '\'`).
     package static func likePattern(_ tokens: [TextMatcher.Token], lowercasingASCII: Bool = false) -> String {

@@ -109,6 +109,26 @@ enum QueryChecks {
         c.equal(try P.where(\.city == "Paris").exists(), true, "exists")
         c.equal(try P.where(\.city == "Rome").exists(), false, "exists (none)")
         c.equal(try P.query().order(by: \.name).limit(2).pluck(\.name), ["'; DROP TABLE conformance_person; --", "100% _real_ \\o/"], "pluck")
+        try rowLocks(c)
+    }
+
+    /// `lockForUpdate()`: inside a transaction (nothing else holding the rows) the same rows
+    /// as without the lock, whatever the wait; an adapter that cannot lock rows refuses the
+    /// fetch as `.invalidRequest` instead of running it unlocked.
+    static func rowLocks(_ c: ConformanceChecker) throws {
+        guard c.store.rowLockSupport != .unsupported else {
+            let error = c.expectThrows(StoreError.self, "lockForUpdate() on an adapter that cannot lock rows") {
+                _ = try P.where(\.age > 40).lockForUpdate().all()
+            }
+            c.equal(error?.kind, .invalidRequest, "lockForUpdate() refused as .invalidRequest")
+            return
+        }
+        try c.store.transaction {
+            c.equal(try ids(P.where(\.age > 40).lockForUpdate()), [2, 8, 10], "lockForUpdate()")
+            c.equal(try ids(P.query().order(by: \.age, .descending).limit(2).lockForUpdate(.skipLocked)), [10, 8], "lockForUpdate(.skipLocked) with order and limit")
+            c.equal(try ids(P.where(\.city == "Paris").lockForUpdate(.noWait)), [1, 3, 7], "lockForUpdate(.noWait)")
+        }
+        c.equal(try ids(P.where(\.age > 40).lockForUpdate()), [2, 8, 10], "lockForUpdate() outside a transaction")
     }
 
     static func aggregates(_ c: ConformanceChecker) throws {

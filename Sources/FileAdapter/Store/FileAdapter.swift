@@ -203,6 +203,9 @@ public final class FileAdapter: PersistenceAdapter, @unchecked Sendable {
     }
 
     /// Rows matching the query, evaluated by ``QueryEngine``.
+    /// Writers are serialised (a transaction owns the store), so fetches need no row lock.
+    public var rowLockSupport: RowLockSupport { .serialisedWriters }
+
     public func fetch(_ query: StoreQuery) throws -> [[ModelValue]] {
         try claimIfPending(query.schema)
         return try memory.fetch(query)

@@ -42,6 +42,10 @@ public protocol PersistenceAdapter: AnyObject, Sendable {
     /// The rows matching a query, in its order.
     func fetch(_ query: StoreQuery) throws -> [[ModelValue]]
 
+    /// How the adapter honours a fetch's ``StoreQuery/rowLock``. Default: `.unsupported`
+    /// (the query layer then refuses a locking fetch instead of running it unlocked).
+    var rowLockSupport: RowLockSupport { get }
+
     /// How many rows match (limit and offset apply).
     func count(_ query: StoreQuery) throws -> Int
 
@@ -109,6 +113,9 @@ public protocol StoreTransaction: Sendable {
 }
 
 extension PersistenceAdapter {
+    /// Default: the adapter cannot lock rows.
+    public var rowLockSupport: RowLockSupport { .unsupported }
+
     /// Default: nil (transactions belong to threads; see the requirement).
     nonisolated(nonsending) public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? { nil }
 

@@ -93,11 +93,14 @@ public struct StoreQuery: Sendable, Equatable {
     public var offset: Int
     /// For ``PersistenceAdapter/aggregate(_:)``: what to compute over the selected rows.
     public var aggregate: Aggregate?
+    /// For ``PersistenceAdapter/fetch(_:)``: lock the selected rows until the transaction
+    /// ends (see ``RowLock``; counts, deletes and updates ignore it).
+    public var rowLock: RowLock?
 
     /// Creates a query.
     public init(
         schema: ModelSchema, predicate: QueryPredicate? = nil, sort: [SortKey] = [], limit: Int? = nil, offset: Int = 0,
-        aggregate: Aggregate? = nil
+        aggregate: Aggregate? = nil, rowLock: RowLock? = nil
     ) {
         self.schema = schema
         self.predicate = predicate
@@ -105,10 +108,11 @@ public struct StoreQuery: Sendable, Equatable {
         self.limit = limit
         self.offset = offset
         self.aggregate = aggregate
+        self.rowLock = rowLock
     }
 
     public static func == (a: StoreQuery, b: StoreQuery) -> Bool {
         a.schema === b.schema && a.predicate == b.predicate && a.sort == b.sort && a.limit == b.limit && a.offset == b.offset
-            && a.aggregate == b.aggregate
+            && a.aggregate == b.aggregate && a.rowLock == b.rowLock
     }
 }

@@ -5,6 +5,11 @@ extension Query {
     func prepared() throws -> (StoreQuery, any PersistenceAdapter) {
         let query = try storeQuery()
         let (_, store) = try M.context(adapter)
+        if query.rowLock != nil, store.rowLockSupport == .unsupported {
+            throw StoreError(
+                .invalidRequest, table: query.schema.tableName,
+                message: "lockForUpdate(): \(type(of: store)) cannot lock rows, and a fetch without the lock would not be safe")
+        }
         return (query, store)
     }
 

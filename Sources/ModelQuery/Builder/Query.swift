@@ -25,6 +25,7 @@ public struct Query<M: ModelProtocol>: Sendable {
     var sort: [SortKey] = []
     var limitCount: Int?
     var offsetCount = 0
+    var rowLock: RowLock?
     var problem: QueryError?
     var adapter: (any PersistenceAdapter)?
     var filters: [@Sendable (M) -> Bool] = []
@@ -167,6 +168,26 @@ public struct Query<M: ModelProtocol>: Sendable {
         return query
     }
 
+    /// Locks the rows this query fetches until the enclosing transaction ends
+    /// (`SELECT … FOR UPDATE`), so a read-modify-write is safe under `READ COMMITTED`:
+    ///
+    /// ```swift
+    /// // inside a transaction: ten open todos no other worker holds, locked until it ends
+    /// let batch = try Todo.where(\.done == false).lockForUpdate(.skipLocked).limit(10).all()
+    /// ```
+    ///
+    /// `wait` says what to do about rows another transaction holds: wait (default), leave
+    /// them out (`.skipLocked`, for work queues) or fail at once (`.noWait`). Outside a
+    /// transaction the lock lasts only as long as the fetch. Adapters with serialised
+    /// writers (SQLite, ArrayAdapter, FileAdapter) need no lock and accept it; one that
+    /// cannot lock rows (RESTAdapter) refuses the fetch with ``StoreError`` `.invalidRequest`
+    /// (see ``RowLockSupport``). Counts, deletes and updates ignore it.
+    public func lockForUpdate(_ wait: RowLock.Wait = .wait) -> Query<M> {
+        var query = self
+        query.rowLock = RowLock(wait: wait)
+        return query
+    }
+
     /// Runs against this store instead of the resolved one.
     public func using(_ adapter: any PersistenceAdapter) -> Query<M> {
         var query = self
@@ -179,7 +200,8 @@ public struct Query<M: ModelProtocol>: Sendable {
     /// The compiled query value adapters receive, or the first problem.
     public func storeQuery() throws(QueryError) -> StoreQuery {
         if let problem { throw problem }
-        return StoreQuery(schema: M.schema, predicate: predicate, sort: sort, limit: limitCount, offset: offsetCount)
+        return StoreQuery(
+            schema: M.schema, predicate: predicate, sort: sort, limit: limitCount, offset: offsetCount, rowLock: rowLock)
     }
 
     /// Whether any part runs in Swift (filters or a comparator).

@@ -4,9 +4,12 @@ import ModelCore
 /// date storage; ``SQLStore`` runs them on a lent connection, and an adapter with its own
 /// async I/O runs the same statements without blocking.
 extension SQLTable {
-    /// `SELECT` of the table's columns for `query`.
+    /// `SELECT` of the table's columns for `query`, locking the rows when it asks
+    /// (``StoreQuery/rowLock``).
     package func select<D: SQLDialect>(_ query: StoreQuery, _ dialect: D) throws -> (String, [ModelValue]) {
-        try SQLCompiler.select(query, dialect, columns: columnList, dates: dates)
+        let (sql, arguments) = try SQLCompiler.select(query, dialect, columns: columnList, dates: dates)
+        guard let lock = query.rowLock else { return (sql, arguments) }
+        return (sql + dialect.rowLockClause(lock), arguments)
     }
 
     /// `SELECT count(*)` for `query` (limit and offset apply).

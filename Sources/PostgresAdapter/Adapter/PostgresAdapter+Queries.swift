@@ -8,6 +8,10 @@ extension PostgresAdapter {
     }
 
     /// `SELECT count(*)` of the rows matching `query` (limit and offset apply).
+    /// Rows are locked one by one: `FOR UPDATE`, with `SKIP LOCKED` or `NOWAIT` (whose
+    /// failure is ``PostgresError`` `.lockNotAvailable`).
+    public var rowLockSupport: RowLockSupport { .rowLevel }
+
     public func count(_ query: StoreQuery) throws -> Int {
         try countRows(query)
     }

@@ -38,6 +38,9 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         case poolTimeout
         /// `57014`: the statement was cancelled (statement timeout or cancellation).
         case cancelled
+        /// `55P03`: a row or table was locked elsewhere and the statement would not wait
+        /// (`lockForUpdate(.noWait)`).
+        case lockNotAvailable
         /// The result did not fit what was asked (a parameter of a type the value cannot
         /// be sent as, a row that does not decode as the model's columns).
         case mismatch
@@ -92,6 +95,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         case "23502": .notNullViolation
         case "40001", "40P01": .transactionConflict
         case "57014": .cancelled
+        case "55P03": .lockNotAvailable
         case "57P01", "57P02", "57P03": .connection
         default:
             switch state.prefix(2) {

@@ -15,6 +15,14 @@ package struct PostgresDialect: SQLDialect {
     static let sequenceColumn = "swiftmodel_seq"
 
     package func placeholder(_ n: Int) -> String { "$\(n)" }
+
+    package func rowLockClause(_ lock: RowLock) -> String {
+        switch lock.wait {
+        case .wait: " FOR UPDATE"
+        case .skipLocked: " FOR UPDATE SKIP LOCKED"
+        case .noWait: " FOR UPDATE NOWAIT"
+        }
+    }
     package var trueCondition: String { "TRUE" }
     package var falseCondition: String { "FALSE" }
     package func isNotDistinct(_ a: String, _ b: String) -> String { "\(a) IS NOT DISTINCT FROM \(b)" }

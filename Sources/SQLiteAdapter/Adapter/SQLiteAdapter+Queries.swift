@@ -5,6 +5,11 @@ extension SQLiteAdapter {
     /// query's keys and then `rowid` (store order for ties).
     public func fetch(_ query: StoreQuery) throws -> [[ModelValue]] { try fetchRows(query) }
 
+    /// SQLite serialises writers (`BEGIN IMMEDIATE` takes the write lock for the whole
+    /// transaction), so rows read inside a transaction cannot change until it ends: a row
+    /// lock needs no work (`FOR UPDATE` does not exist in SQLite).
+    public var rowLockSupport: RowLockSupport { .serialisedWriters }
+
     /// `SELECT count(*)` of the rows matching `query` (limit and offset apply).
     public func count(_ query: StoreQuery) throws -> Int { try countRows(query) }
 

@@ -160,6 +160,13 @@ extension SourceModelQueryDoc {
         try show(SourceDoc_Todo.where(\.done == false).filter { $0.name.contains("dog") }.all())
     }
 
+    /// Sources/ModelQuery/Builder/Query.swift, snippet 4.
+    static func Query4(_ given: Context) throws {
+        // inside a transaction: ten open todos no other worker holds, locked until it ends
+        let batch = try SourceDoc_Todo.where(\.done == false).lockForUpdate(.skipLocked).limit(10).all()
+        show(batch)
+    }
+
     /// Sources/ModelQuery/Builder/QueryCondition.swift, snippet 1.
     static func QueryCondition1(_ given: Context) throws {
         show(SourceDoc_Person.where(\.age > 30 && \.city == "Paris"))

@@ -19,8 +19,19 @@ extension TransactionsDoc {
         })
     }
 
-    /// Docs/Transactions.md, snippet 2 (line 49).
+    /// Docs/Transactions.md, snippet 2 (line 31).
     static func snippet2(_ context: Context) throws {
+        let store = context.store
+        try show(store.transaction {
+            for todo in try TransactionsDoc_Todo.where(\.priority > 2).lockForUpdate().all() {
+                todo.priority -= 1
+                try todo.save()
+            }
+        })
+    }
+
+    /// Docs/Transactions.md, snippet 3 (line 80).
+    static func snippet3(_ context: Context) throws {
         let todo = context.todo
         let rejected = context.rejected
         try show(todo.transaction {
@@ -34,4 +45,5 @@ extension TransactionsDoc {
 @Suite("Docs/Transactions.md snippets") struct TransactionsDocSnippetTests {
     @Test func snippet1() throws { try privately { try TransactionsDoc.withContext { try TransactionsDoc.snippet1($0) } } }
     @Test func snippet2() throws { try privately { try TransactionsDoc.withContext { try TransactionsDoc.snippet2($0) } } }
+    @Test func snippet3() throws { try privately { try TransactionsDoc.withContext { try TransactionsDoc.snippet3($0) } } }
 }
