@@ -17,9 +17,7 @@ extension ModelProtocol {
         guard try beforeDelete() else { return false }
         let before = state
         let id = __baseline[0]
-        guard try store.delete(id: id, from: schema) else {
-            throw ModelError(.recordNotFound, model: schema.modelName, id: id, message: "the record is no longer stored")
-        }
+        try store.deleteStored(id: id, from: schema)
         didDelete(store: store, schema: schema, undoing: before)
         afterDelete()
         return true

@@ -36,6 +36,15 @@ public protocol PersistenceAdapter: AnyObject, Sendable {
     /// Deletes the row with this id; returns whether one existed.
     func delete(id: ModelValue, from schema: ModelSchema) throws -> Bool
 
+    /// Deletes the row of a record the caller loaded, which should still be stored; a row
+    /// no longer there is an error. Unlike ``delete(id:from:)`` no answer is returned, so
+    /// an adapter may send it without waiting inside a transaction (PostgreSQL pipelines
+    /// it; the error then comes from a later call). The default calls
+    /// ``delete(id:from:)``.
+    ///
+    /// - Throws: ``ModelError`` `.recordNotFound` when no row has this id.
+    func deleteStored(id: ModelValue, from schema: ModelSchema) throws
+
     /// The row with this id, if any.
     func find(id: ModelValue, in schema: ModelSchema) throws -> [ModelValue]?
 
@@ -125,6 +134,13 @@ extension PersistenceAdapter {
     /// Calls ``insert(_:into:)``: the stored row is the row sent, with its id.
     public func insertReturningStored(_ row: [ModelValue], into schema: ModelSchema) throws -> (id: ModelValue, stored: [ModelValue]?) {
         (try insert(row, into: schema), nil)
+    }
+
+    /// Calls ``delete(id:from:)``; no row is ``ModelError`` `.recordNotFound`.
+    public func deleteStored(id: ModelValue, from schema: ModelSchema) throws {
+        guard try delete(id: id, from: schema) else {
+            throw ModelError(.recordNotFound, model: schema.modelName, id: id, message: "the record is no longer stored")
+        }
     }
 
     /// Calls ``update(_:changedColumns:in:)``: the stored row is the row sent.

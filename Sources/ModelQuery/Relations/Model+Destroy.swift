@@ -62,9 +62,7 @@ extension ModelProtocol {
         defer { if entered { DestroyGuard.leave(key) } }
         try store.transaction {
             try applyDeleteRules(start.relations, id: id, schema: schema, store: store)
-            guard try store.delete(id: id, from: schema) else {
-                throw ModelError(.recordNotFound, model: schema.modelName, id: id, message: "the record is no longer stored")
-            }
+            try store.deleteStored(id: id, from: schema)
         }
     }
 

@@ -8,10 +8,13 @@ extension PostgresAdapter {
     /// - Throws: ``StoreError`` `.duplicateID` for an id already stored, `.uniqueViolation`
     ///   for a value a `.unique` column already holds (the ``PostgresError`` attached);
     ///   ``PostgresError`` for other constraint violations (foreign key, not null). Nothing
-    ///   is stored on failure. Inside a transaction a failed statement aborts the transaction
-    ///   (PostgreSQL's rule): open a nested transaction around a write that may fail.
+    ///   is stored on failure. Inside a transaction the insert is pipelined (see
+    ///   ``flush()``): these errors are thrown by the next call that reads results, and a
+    ///   failed statement aborts the transaction (PostgreSQL's rule) — open a nested
+    ///   transaction around a write that may fail.
     public func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue {
         let table = try table(for: schema)
+        if let pin = pin() { return try pipelinedInsert(row, into: table, pin) }
         return try table.insert(row, violations: { PGConnection.violation($0, in: table) }) {
             try writing([schema.tableName]) { try $0.insert(row, into: table) }
         }
@@ -22,9 +25,12 @@ extension PostgresAdapter {
     ///
     /// - Throws: ``StoreError`` `.notFound` when no row has that id, `.uniqueViolation` for
     ///   a value a `.unique` column holds in another row; ``PostgresError`` for other
-    ///   constraint violations (the row is left as it was).
+    ///   constraint violations (the row is left as it was). Inside a transaction the update
+    ///   is pipelined and these errors come from the next call that reads results (see
+    ///   ``flush()``).
     public func update(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws {
         let table = try table(for: schema)
+        if let pin = pin() { return try pipelinedUpdate(row, changedColumns: changedColumns, in: table, pin) }
         try table.update(row, changedColumns: changedColumns, violations: { PGConnection.violation($0, in: table) }) { columns in
             try writing([schema.tableName]) { try $0.update(row, columns: columns, in: table) }
         }

@@ -54,10 +54,18 @@ extension PostgresAdapter {
     }
 
     /// `COMMIT` with the change notifications, then publishes the tables created inside;
-    /// the connection goes back to the pool either way.
+    /// the connection goes back to the pool either way. Pipelined writes are read first: a
+    /// failed one, or a statement that failed earlier and was caught (the server aborted
+    /// the transaction; a `COMMIT` would silently roll back), throws and rolls back.
     fileprivate func commit(_ pin: Pin, _ handle: TransactionHandle) throws {
         try pin.lock.withLock {
             do {
+                try pin.connection.settle()
+                if pin.connection.isAborted {
+                    throw PostgresError(
+                        .transactionAborted, sqlState: "25P02",
+                        message: "a statement failed inside the transaction, so it cannot commit; it was rolled back")
+                }
                 try pin.connection.execute(commitSQL(pin.changed))
             } catch {
                 end(pin, handle)
@@ -73,6 +81,7 @@ extension PostgresAdapter {
     /// Rolls back (when still in a transaction) and returns the connection.
     fileprivate func end(_ pin: Pin, _ handle: TransactionHandle) {
         pin.lock.withLock {
+            pin.connection.discardPipeline()
             if pin.connection.isInTransaction { _ = try? pin.connection.execute("ROLLBACK") }
             unpin(pin, handle)
         }

@@ -51,6 +51,8 @@ public final class PostgresAdapter: PersistenceAdapter, SQLStore, @unchecked Sen
     let token = UUID().uuidString
     let publisher: ChangePublisher?
     private(set) var listener: ChangeListener?
+    /// Ids reserved from each table's sequence for pipelined inserts, not yet used.
+    let reservedIDs = Locked<[ObjectIdentifier: IDBlock]>([:])
     /// Drives the async calls' non-blocking I/O (its thread starts on the first one).
     let loop: PGEventLoop
 

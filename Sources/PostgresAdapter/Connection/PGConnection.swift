@@ -19,6 +19,9 @@ package final class PGConnection: @unchecked Sendable {
     static let statementLimit = 512
     /// When the connection was last returned to the pool.
     var idleSince = ContinuousClock.now
+    /// Writes sent in pipeline mode whose results are unread (`PGConnection+Pipeline.swift`);
+    /// while any are, the connection is in libpq's pipeline mode.
+    var pending: [PGPendingWrite] = []
 
     /// Connects with a libpq connection string and runs the session setup.
     ///
@@ -57,6 +60,12 @@ package final class PGConnection: @unchecked Sendable {
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
     }
 
+    /// Whether the open transaction failed: it can only roll back.
+    var isAborted: Bool {
+        guard let handle else { return false }
+        return PQtransactionStatus(handle) == PQTRANS_INERROR
+    }
+
     func live() throws -> OpaquePointer {
         guard let handle, PQstatus(handle) == CONNECTION_OK else {
             throw PostgresError(.connection, message: "the connection to the server was lost")
@@ -86,6 +95,7 @@ package final class PGConnection: @unchecked Sendable {
     /// Runs SQL without parameters (one or more statements) with the simple protocol.
     @discardableResult
     func execute(_ sql: String) throws -> PGResult {
+        if !pending.isEmpty { try settle() }
         let handle = try live()
         return try check(PQexec(handle, sql), sql: sql, arguments: [])
     }
@@ -93,6 +103,7 @@ package final class PGConnection: @unchecked Sendable {
     /// Runs one statement with bound values through a cached prepared statement, with
     /// binary results.
     func query(_ sql: String, _ arguments: [ModelValue]) throws -> PGResult {
+        if !pending.isEmpty { try settle() }
         let handle = try live()
         let statement = try prepared(sql, handle)
         let parameters = try bind(arguments, to: statement.types, sql: sql)
@@ -119,7 +130,8 @@ package final class PGConnection: @unchecked Sendable {
     }
 
     /// The cached prepared statement for `sql`, preparing (and describing) it on first use.
-    private func prepared(_ sql: String, _ handle: OpaquePointer) throws -> (name: String, types: [UInt32]) {
+    /// Call outside pipeline mode.
+    func prepared(_ sql: String, _ handle: OpaquePointer) throws -> (name: String, types: [UInt32]) {
         if let statement = statements[sql] { return statement }
         if statements.count >= Self.statementLimit {
             try execute("DEALLOCATE ALL")

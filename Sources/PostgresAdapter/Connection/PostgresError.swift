@@ -41,6 +41,10 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         /// `55P03`: a row or table was locked elsewhere and the statement would not wait
         /// (`lockForUpdate(.noWait)`).
         case lockNotAvailable
+        /// `25P02`: a statement failed earlier in the transaction (perhaps a pipelined
+        /// write, or an error that was caught), so the server aborted it; it can only roll
+        /// back.
+        case transactionAborted
         /// The result did not fit what was asked (a parameter of a type the value cannot
         /// be sent as, a row that does not decode as the model's columns).
         case mismatch
@@ -96,6 +100,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         case "40001", "40P01": .transactionConflict
         case "57014": .cancelled
         case "55P03": .lockNotAvailable
+        case "25P02": .transactionAborted
         case "57P01", "57P02", "57P03": .connection
         default:
             switch state.prefix(2) {

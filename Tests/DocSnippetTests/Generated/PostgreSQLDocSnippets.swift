@@ -46,6 +46,20 @@ func PostgreSQLDoc_report(_ store: PostgresAdapter) throws {
     print(late.count)
 }
 
+// Docs/PostgreSQL.md, snippet 5 (line 227)
+func PostgreSQLDoc_importTodos(_ names: [String], into store: PostgresAdapter) throws {
+    try store.transaction {
+        for name in names {
+            do {
+                try store.transaction { _ = try PostgreSQLDoc_Todo.create(["name": .string(name)], in: store) }
+            } catch let error as StoreError where error.kind == .uniqueViolation {
+                print("skipped \(name): already imported")   // only that level rolled back
+            }
+        }
+        try store.flush()   // anything still unanswered is checked here (and at COMMIT)
+    }
+}
+
 /// The context of Docs/PostgreSQL.md's snippets: a fresh in-memory default store.
 enum PostgreSQLDoc {
     struct Context {}
@@ -85,6 +99,12 @@ extension PostgreSQLDoc {
         _ = context
 
     }
+
+    /// Docs/PostgreSQL.md, snippet 5 (line 227).
+    static func snippet5(_ context: Context) throws {
+        _ = context
+
+    }
 }
 
 @Suite("Docs/PostgreSQL.md snippets") struct PostgreSQLDocSnippetTests {
@@ -92,4 +112,5 @@ extension PostgreSQLDoc {
     @Test func snippet2() throws { try privately { try PostgreSQLDoc.withContext { try PostgreSQLDoc.snippet2($0) } } }
     // snippet 3 is compiled only (marked compile-only in the document)
     // snippet 4 is compiled only (marked compile-only in the document)
+    @Test func snippet5() throws { try privately { try PostgreSQLDoc.withContext { try PostgreSQLDoc.snippet5($0) } } }
 }

@@ -12,6 +12,16 @@ import SQLiteAdapter
 import Testing
 
 extension SourcePostgresAdapterDoc {
+    /// Sources/PostgresAdapter/Adapter/PostgresAdapter+Pipeline.swift, snippet 1.
+    static func PostgresAdapterPipeline1(_ given: Context) throws {
+        let store = given.store
+        let user = given.user
+        try show(store.transaction {
+            try user.save(to: store)   // sent; returns without waiting
+            try store.flush()          // a unique violation of that save throws here
+        })
+    }
+
     /// Sources/PostgresAdapter/Adapter/PostgresAdapter+RawSQL.swift, snippet 1.
     static func PostgresAdapterRawSQL1(_ given: Context) throws {
         let store = given.store
