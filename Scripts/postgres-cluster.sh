@@ -3,7 +3,9 @@
 #
 #   Scripts/postgres-cluster.sh run [--replica] -- COMMAND...
 #       starts a primary (and a streaming hot-standby replica), exports
-#       SWIFTMODEL_POSTGRES_URL (and SWIFTMODEL_POSTGRES_REPLICA_URL), runs COMMAND,
+#       SWIFTMODEL_POSTGRES_URL (and SWIFTMODEL_POSTGRES_REPLICA_URL, and, when the
+#       `pgbouncer` binary is installed, SWIFTMODEL_PGBOUNCER_URL: PgBouncer in
+#       transaction pooling mode in front of the primary), runs COMMAND,
 #       then stops both servers and deletes their directories, whatever COMMAND did.
 #   Scripts/postgres-cluster.sh start [--replica] DIR   (prints the exports; for a shell)
 #   Scripts/postgres-cluster.sh stop DIR
@@ -55,6 +57,7 @@ CONF
     echo "export SWIFTMODEL_POSTGRES_SOCKET='$dir'"
     echo "export SWIFTMODEL_POSTGRES_DATA='$dir/primary'"
     echo "export SWIFTMODEL_POSTGRES_BIN='$bindir'"
+    if command -v pgbouncer >/dev/null 2>&1; then start_pgbouncer "$dir" "$port"; fi
     if [ "$replica" = 1 ]; then
         local rport; rport=$(free_port)
         as_server "$bindir/pg_basebackup" -h 127.0.0.1 -p "$port" -U postgres -D "$dir/replica" -R -X stream --checkpoint=fast >/dev/null
@@ -67,8 +70,39 @@ CONF
     fi
 }
 
+# PgBouncer in transaction pooling mode in front of the primary (any database name),
+# exported as SWIFTMODEL_PGBOUNCER_URL.
+start_pgbouncer() {
+    local dir="$1" port="$2"
+    local bport; bport=$(free_port)
+    echo '"postgres" ""' >"$dir/pgbouncer-users.txt"
+    cat >"$dir/pgbouncer.ini" <<CONF
+[databases]
+* = host=127.0.0.1 port=$port
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = $bport
+unix_socket_dir =
+auth_type = trust
+auth_file = $dir/pgbouncer-users.txt
+pool_mode = transaction
+max_client_conn = 1000
+default_pool_size = 20
+logfile = $dir/pgbouncer.log
+pidfile = $dir/pgbouncer.pid
+CONF
+    if [ "$(id -u)" = 0 ]; then chown postgres "$dir/pgbouncer.ini" "$dir/pgbouncer-users.txt"; fi
+    as_server pgbouncer -d -q "$dir/pgbouncer.ini"
+    for _ in $(seq 50); do
+        python3 -c "import socket,sys; s=socket.socket(); sys.exit(s.connect_ex(('127.0.0.1',$bport)))" && break
+        sleep 0.1
+    done
+    echo "export SWIFTMODEL_PGBOUNCER_URL='host=127.0.0.1 port=$bport dbname=swiftmodel user=postgres'"
+}
+
 stop() {
     local dir="$1"
+    if [ -f "$dir/pgbouncer.pid" ]; then kill "$(cat "$dir/pgbouncer.pid")" 2>/dev/null || true; fi
     for node in replica primary; do
         if [ -f "$dir/$node/postmaster.pid" ]; then
             as_server "$bindir/pg_ctl" -D "$dir/$node" -m immediate -w stop >/dev/null 2>&1 || true

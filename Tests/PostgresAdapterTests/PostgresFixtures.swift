@@ -11,6 +11,19 @@ enum PostgresTestServer {
     static let url = environment["SWIFTMODEL_POSTGRES_URL"]
     static let replicaURL = environment["SWIFTMODEL_POSTGRES_REPLICA_URL"]
     static let isAvailable = url != nil
+    /// PgBouncer in transaction pooling mode in front of the primary
+    /// (`SWIFTMODEL_PGBOUNCER_URL`, exported by `Scripts/postgres-cluster.sh` when
+    /// `pgbouncer` is installed).
+    static let poolerURL = environment["SWIFTMODEL_PGBOUNCER_URL"]
+    static let poolerSkipReason: Comment = "no PgBouncer: install `pgbouncer` and run through `Scripts/postgres-cluster.sh`"
+
+    /// A configuration through PgBouncer (transaction pooling), in a fresh schema.
+    static func pooledConfiguration(schema: String? = nil) -> PostgresConfiguration {
+        var configuration = PostgresConfiguration(poolerURL ?? "")
+        configuration.transactionPooling = true
+        configuration.schema = schema ?? freshSchema()
+        return configuration
+    }
     static let skipReason: Comment =
         "no PostgreSQL server: run `Scripts/postgres-cluster.sh run --replica -- swift test` (sets SWIFTMODEL_POSTGRES_URL)"
 
@@ -40,6 +53,7 @@ enum PostgresTestServer {
     @Test func serverIsConfiguredWhenRequired() {
         if PostgresTestServer.environment["SWIFTMODEL_REQUIRE_POSTGRES"] == "1" {
             #expect(PostgresTestServer.isAvailable, "SWIFTMODEL_REQUIRE_POSTGRES=1 but SWIFTMODEL_POSTGRES_URL is not set")
+            #expect(PostgresTestServer.poolerURL != nil, "SWIFTMODEL_REQUIRE_POSTGRES=1 but SWIFTMODEL_PGBOUNCER_URL is not set")
         }
     }
 }

@@ -7,6 +7,8 @@ import PostgresAdapter
 /// same run — raw using its best technique for each (pipeline mode for writes, binary
 /// parameters and results, prepared statements). Each measurement gets a fresh schema on
 /// the server `SWIFTMODEL_POSTGRES_URL` names (`Scripts/postgres-cluster.sh run -- …`).
+/// `SWIFTMODEL_POSTGRES_TRANSACTION_POOLING=1` runs the adapter in its transaction-pooler
+/// mode (unnamed statements, settings sent with each statement).
 enum PostgresWorkloads {
     static let columns = "name, email, age, score, active, joined, notes, rank, balance, city"
 
@@ -159,6 +161,9 @@ enum PostgresWorkloads {
         var configuration = PostgresConfiguration(url)
         configuration.schema = "bench_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(12)
         configuration.listensForChanges = false
+        // The statements a transaction pooler needs (unnamed, settings per statement),
+        // against the server itself: what they cost beside named statements.
+        configuration.transactionPooling = ProcessInfo.processInfo.environment["SWIFTMODEL_POSTGRES_TRANSACTION_POOLING"] == "1"
         let store = try PostgresAdapter(configuration)
         try store.prepare(Person.schema)
         let table = "\"" + Person.schema.tableName + "\""

@@ -63,14 +63,14 @@ public final class PostgresAdapter: PersistenceAdapter, SQLStore, @unchecked Sen
     public init(_ configuration: PostgresConfiguration = PostgresConfiguration()) throws {
         self.configuration = configuration
         loop = try PGEventLoop()
-        let setup = configuration.sessionSetup
+        let session = configuration.session
         func pool(_ conninfo: String, _ role: String) -> ConnectionPool {
             ConnectionPool(
-                conninfo: conninfo, setup: setup, maximum: configuration.maximumConnections,
+                conninfo: conninfo, session: session, maximum: configuration.maximumConnections,
                 acquireTimeout: configuration.acquireTimeout, healthCheckInterval: configuration.healthCheckInterval, role: role)
         }
         if let schema = configuration.schema {
-            let connection = try PGConnection(conninfo: configuration.primary, setup: [])
+            let connection = try PGConnection(conninfo: configuration.primary, session: PGSession())
             try connection.execute("CREATE SCHEMA IF NOT EXISTS \(SQLText.quote(schema))")
             connection.close()
         }
@@ -80,8 +80,8 @@ public final class PostgresAdapter: PersistenceAdapter, SQLStore, @unchecked Sen
             replicas: configuration.replicas.enumerated().map { pool($0.element, "replica \($0.offset + 1)") },
             readYourWrites: configuration.readYourWrites)
         publisher = configuration.publishesChanges ? ChangePublisher(pool: primary, token: token) : nil
-        if configuration.listensForChanges {
-            listener = ChangeListener(conninfo: configuration.primary, setup: setup, token: token) { [weak self] tables in
+        if configuration.listensForChanges, let server = configuration.listenerServer {
+            listener = ChangeListener(conninfo: server, session: configuration.directSession, token: token) { [weak self] tables in
                 self?.externalChange(tables)
             }
         }

@@ -60,6 +60,26 @@ public struct PostgresConfiguration: Sendable, Hashable {
     /// `timestamptz`, to the microsecond; or one of the numeric/text ``DateStorage`` forms
     /// for an exact `Date` round trip.
     public var dateStorage: DateStorage?
+    /// Set when ``primary`` (and the replicas) is a connection pooler in **transaction**
+    /// pooling mode — PgBouncer's `pool_mode = transaction` and the like — which lends each
+    /// transaction, and each statement outside one, whichever server connection is free.
+    /// `false` unless set. Then:
+    /// - statements are sent unnamed (parsed with each execution) instead of prepared once
+    ///   per connection, since the pooler does not keep named statements across
+    ///   transactions;
+    /// - ``schema`` and ``statementTimeout`` are applied per transaction
+    ///   (`set_config(…, true)`, sent in the same round trip as each statement outside a
+    ///   transaction and with each `BEGIN`), never as session settings, which would stay on
+    ///   a server connection other clients get next;
+    /// - change notifications are listened for on ``listenConnection`` (a pooler in
+    ///   transaction mode cannot hold a `LISTEN`); without it this adapter does not hear
+    ///   other processes' changes.
+    /// See `Docs/PostgreSQL.md` ("Behind PgBouncer").
+    public var transactionPooling = false
+    /// The connection string `LISTEN` uses, when it must differ from ``primary``: the
+    /// server itself when ``primary`` is a transaction pooler. nil: ``primary``, or no
+    /// listening behind a transaction pooler.
+    public var listenConnection: String?
 
     /// A configuration for the server at `primary` (a libpq connection string or URL).
     public init(_ primary: String = "") {
@@ -79,16 +99,11 @@ public struct PostgresConfiguration: Sendable, Hashable {
         "'" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
     }
 
-    /// The statements run on every new connection.
+    /// The statements run on every new connection straight to the server.
     var sessionSetup: [String] {
         var statements = ["SET client_min_messages = warning", "SET TIME ZONE 'UTC'"]
-        if let schema {
-            let quoted = "\"" + schema.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            statements.append("SET search_path TO \(quoted)")
-        }
-        if let statementTimeout {
-            statements.append("SET statement_timeout = \(max(1, Int(statementTimeout.seconds * 1000)))")
-        }
+        if let schema { statements.append("SET search_path TO \(Self.quotedIdentifier(schema))") }
+        if let milliseconds = statementTimeoutMilliseconds { statements.append("SET statement_timeout = \(milliseconds)") }
         return statements
     }
 }

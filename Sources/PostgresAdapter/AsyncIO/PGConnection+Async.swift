@@ -22,11 +22,29 @@ extension PGConnection {
         let handle = try live()
         let statement = try await prepared(sql, handle, loop)
         let parameters = try bind(arguments, to: statement.types, sql: sql)
-        let sent = parameters.withPointers { values, lengths, formats in
-            PQsendQueryPrepared(handle, statement.name, Int32(arguments.count), values, lengths, formats, 1)
+        let count = Int32(arguments.count)
+        guard session.unnamedStatements else {
+            let sent = parameters.withPointers { values, lengths, formats in
+                PQsendQueryPrepared(handle, statement.name, count, values, lengths, formats, 1)
+            }
+            guard sent == 1 else { throw failure(nil, sql: sql, arguments: arguments) }
+            return try await result(handle, loop, sql: sql, arguments: arguments)
         }
-        guard sent == 1 else { throw failure(nil, sql: sql, arguments: arguments) }
-        return try await result(handle, loop, sql: sql, arguments: arguments)
+        // Behind a transaction pooler: unnamed, after the local settings when due (one
+        // pipeline, one sync: one server connection).
+        let local = localSettings(handle)
+        if local != nil, PQenterPipelineMode(handle) != 1 { throw failure(nil, sql: sql, arguments: arguments) }
+        let sent = parameters.withPointers { values, lengths, formats in
+            statement.types.withUnsafeBufferPointer { types in
+                if let local, PQsendQueryParams(handle, local, 0, nil, nil, nil, nil, 1) != 1 { return Int32(0) }
+                return PQsendQueryParams(handle, sql, count, types.baseAddress, values, lengths, formats, 1)
+            }
+        }
+        guard sent == 1, local == nil || PQpipelineSync(handle) == 1 else {
+            if local != nil { _ = PQexitPipelineMode(handle) }
+            throw failure(nil, sql: sql, arguments: arguments)
+        }
+        return try await result(handle, loop, sql: sql, arguments: arguments, pipelined: local != nil)
     }
 
     /// Runs SQL without parameters (the simple protocol), without blocking.
@@ -41,6 +59,7 @@ extension PGConnection {
         -> (name: String, types: [UInt32])
     {
         if let statement = statements[sql] { return statement }
+        if session.unnamedStatements { return try await describeUnnamed(sql, handle, loop) }
         if statements.count >= Self.statementLimit {
             _ = try await execute("DEALLOCATE ALL", on: loop)
             statements.removeAll(keepingCapacity: true)
@@ -56,13 +75,39 @@ extension PGConnection {
         return (name, types)
     }
 
-    /// Flushes what was sent and reads every result of it, suspending while the socket is
-    /// not ready; returns the last result, or throws the first error.
-    private func result(_ handle: OpaquePointer, _ loop: PGEventLoop, sql: String, arguments: [ModelValue]) async throws
-        -> PGResult
+    /// ``describeUnnamed(_:_:)`` without blocking: Parse and Describe of the unnamed
+    /// statement (after the local settings when due) in one pipeline.
+    private func describeUnnamed(_ sql: String, _ handle: OpaquePointer, _ loop: PGEventLoop) async throws
+        -> (name: String, types: [UInt32])
     {
+        if statements.count >= Self.statementLimit { statements.removeAll(keepingCapacity: true) }
+        let local = localSettings(handle)
+        guard PQenterPipelineMode(handle) == 1 else { throw failure(nil, sql: sql, arguments: []) }
+        var sent = local.map { PQsendQueryParams(handle, $0, 0, nil, nil, nil, nil, 1) == 1 } ?? true
+        sent = sent && PQsendPrepare(handle, "", sql, 0, nil) == 1 && PQsendDescribePrepared(handle, "") == 1
+        guard sent, PQpipelineSync(handle) == 1 else {
+            _ = PQexitPipelineMode(handle)
+            throw failure(nil, sql: sql, arguments: [])
+        }
+        let description = try await result(handle, loop, sql: sql, arguments: [], pipelined: true)
+        let types = (0..<PQnparams(description.handle)).map { UInt32(PQparamtype(description.handle, $0)) }
+        statements[sql] = ("", types)
+        return ("", types)
+    }
+
+    /// Flushes what was sent and reads every result of it, suspending while the socket is
+    /// not ready; returns the last result, or throws the first error. `pipelined`: what was
+    /// sent is a pipeline ending in a sync (read up to it, then leave pipeline mode).
+    private func result(
+        _ handle: OpaquePointer, _ loop: PGEventLoop, sql: String, arguments: [ModelValue], pipelined: Bool = false
+    ) async throws -> PGResult {
         PQsetnonblocking(handle, 1)
-        defer { if self.handle != nil { PQsetnonblocking(handle, 0) } }
+        defer {
+            if self.handle != nil {
+                if pipelined { _ = PQexitPipelineMode(handle) }
+                PQsetnonblocking(handle, 0)
+            }
+        }
         let socket = PQsocket(handle)
         do {
             while true {
@@ -80,9 +125,17 @@ extension PGConnection {
                     try await loop.wait(for: socket, events: Int16(POLLIN))
                     continue
                 }
-                guard let raw = PQgetResult(handle) else { break }
+                guard let raw = PQgetResult(handle) else {
+                    if pipelined { continue }  // the end of one statement of the pipeline
+                    break
+                }
+                if pipelined, PQresultStatus(raw) == PGRES_PIPELINE_SYNC {
+                    PQclear(raw)
+                    break
+                }
                 let result = PGResult(raw)
                 switch PQresultStatus(raw) {
+                case PGRES_PIPELINE_ABORTED: break
                 case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY: last = result
                 default: if failed == nil { failed = failure(result, sql: sql, arguments: arguments) }
                 }

@@ -28,16 +28,16 @@ final class ConnectionPool: Sendable {
     private let state = Locked(State())
     private let condition = NSCondition()
     let conninfo: String
-    let setup: [String]
+    let session: PGSession
     let maximum: Int
     let acquireTimeout: Duration
     let healthCheckInterval: Duration
     /// A name for messages ("primary", "replica 1").
     let role: String
 
-    init(conninfo: String, setup: [String], maximum: Int, acquireTimeout: Duration, healthCheckInterval: Duration, role: String) {
+    init(conninfo: String, session: PGSession, maximum: Int, acquireTimeout: Duration, healthCheckInterval: Duration, role: String) {
         self.conninfo = conninfo
-        self.setup = setup
+        self.session = session
         self.maximum = max(1, maximum)
         self.acquireTimeout = acquireTimeout
         self.healthCheckInterval = healthCheckInterval
@@ -88,7 +88,7 @@ final class ConnectionPool: Sendable {
                 continue
             }
             do {
-                return try PGConnection(conninfo: conninfo, setup: setup)
+                return try PGConnection(conninfo: conninfo, session: session)
             } catch {
                 discard(nil)
                 throw error
@@ -214,8 +214,8 @@ final class ConnectionPool: Sendable {
     /// Opens a connection in a slot already counted, freeing the slot on failure.
     private func open() async throws -> PGConnection {
         do {
-            let (conninfo, setup) = (conninfo, setup)
-            return try await BlockingPool.shared.run { try PGConnection(conninfo: conninfo, setup: setup) }
+            let (conninfo, session) = (conninfo, session)
+            return try await BlockingPool.shared.run { try PGConnection(conninfo: conninfo, session: session) }
         } catch {
             discard(nil)
             throw error

@@ -79,8 +79,11 @@ extension PGConnection {
         if pending.isEmpty, PQenterPipelineMode(handle) != 1 {
             throw failure(nil, sql: write.sql, arguments: write.arguments)
         }
+        let count = Int32(write.arguments.count)
         let sent = parameters.withPointers { values, lengths, formats in
-            PQsendQueryPrepared(handle, statement.name, Int32(write.arguments.count), values, lengths, formats, 1)
+            session.unnamedStatements
+                ? statement.types.withUnsafeBufferPointer { PQsendQueryParams(handle, write.sql, count, $0.baseAddress, values, lengths, formats, 1) }
+                : PQsendQueryPrepared(handle, statement.name, count, values, lengths, formats, 1)
         }
         guard sent == 1 else {
             let error = failure(nil, sql: write.sql, arguments: write.arguments)

@@ -23,10 +23,14 @@ package final class PGConnection: @unchecked Sendable {
     /// while any are, the connection is in libpq's pipeline mode.
     var pending: [PGPendingWrite] = []
 
-    /// Connects with a libpq connection string and runs the session setup.
+    /// How the session is set up and how statements are sent (behind a transaction pooler).
+    let session: PGSession
+
+    /// Connects with a libpq connection string and runs the session's setup.
     ///
     /// - Throws: ``PostgresError`` `.connection` with libpq's message.
-    init(conninfo: String, setup: [String]) throws {
+    init(conninfo: String, session: PGSession) throws {
+        self.session = session
         guard let handle = PQconnectdb(conninfo) else {
             throw PostgresError(.connection, message: "libpq could not allocate a connection")
         }
@@ -37,7 +41,7 @@ package final class PGConnection: @unchecked Sendable {
         }
         self.handle = handle
         swiftmodel_pg_silence_notices(handle)
-        for sql in setup { try execute(sql) }
+        for sql in session.setup { try execute(sql) }
     }
 
     deinit { close() }
@@ -97,6 +101,11 @@ package final class PGConnection: @unchecked Sendable {
     func execute(_ sql: String) throws -> PGResult {
         if !pending.isEmpty { try settle() }
         let handle = try live()
+        if let local = localSettings(handle) {
+            // One simple-protocol string runs as one transaction on one server connection.
+            let script = sql.hasPrefix("BEGIN") ? sql + "; " + local : local + "; " + sql
+            return try check(PQexec(handle, script), sql: sql, arguments: [])
+        }
         return try check(PQexec(handle, sql), sql: sql, arguments: [])
     }
 
@@ -107,6 +116,7 @@ package final class PGConnection: @unchecked Sendable {
         let handle = try live()
         let statement = try prepared(sql, handle)
         let parameters = try bind(arguments, to: statement.types, sql: sql)
+        if session.unnamedStatements { return try queryUnnamed(sql, arguments, statement.types, parameters, handle) }
         let raw = parameters.withPointers { values, lengths, formats in
             PQexecPrepared(handle, statement.name, Int32(arguments.count), values, lengths, formats, 1)
         }
@@ -133,6 +143,7 @@ package final class PGConnection: @unchecked Sendable {
     /// Call outside pipeline mode.
     func prepared(_ sql: String, _ handle: OpaquePointer) throws -> (name: String, types: [UInt32]) {
         if let statement = statements[sql] { return statement }
+        if session.unnamedStatements { return try describeUnnamed(sql, handle) }
         if statements.count >= Self.statementLimit {
             try execute("DEALLOCATE ALL")
             statements.removeAll(keepingCapacity: true)

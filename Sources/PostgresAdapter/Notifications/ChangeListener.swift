@@ -14,13 +14,13 @@ import SwiftModelCLibPQ
 final class ChangeListener: Sendable {
     private let stopped = Locked(false)
 
-    init(conninfo: String, setup: [String], token: String, onChange: @escaping @Sendable ([String]) -> Void) {
+    init(conninfo: String, session: PGSession, token: String, onChange: @escaping @Sendable ([String]) -> Void) {
         let stopped = self.stopped
         let thread = Thread {
             var delay = 0.05
             while !stopped.withLock({ $0 }) {
                 do {
-                    let connection = try PGConnection(conninfo: conninfo, setup: setup)
+                    let connection = try PGConnection(conninfo: conninfo, session: session)
                     try connection.execute("LISTEN \(ChangePublisher.channel)")
                     delay = 0.05
                     try Self.listen(connection, token: token, stopped: stopped, onChange: onChange)

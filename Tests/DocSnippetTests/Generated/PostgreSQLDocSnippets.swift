@@ -60,6 +60,16 @@ func PostgreSQLDoc_importTodos(_ names: [String], into store: PostgresAdapter) t
     }
 }
 
+// Docs/PostgreSQL.md, snippet 6 (line 251)
+func PostgreSQLDoc_pooledStore() throws -> PostgresAdapter {
+    var settings = PostgresConfiguration("host=pgbouncer.internal port=6432 dbname=app user=app")
+    settings.transactionPooling = true
+    settings.schema = "tenant_42"                     // applied per transaction, never leaked
+    settings.statementTimeout = .seconds(5)
+    settings.listenConnection = "host=db.internal dbname=app user=app"   // LISTEN: the server itself
+    return try PostgresAdapter(settings)
+}
+
 /// The context of Docs/PostgreSQL.md's snippets: a fresh in-memory default store.
 enum PostgreSQLDoc {
     struct Context {}
@@ -105,6 +115,12 @@ extension PostgreSQLDoc {
         _ = context
 
     }
+
+    /// Docs/PostgreSQL.md, snippet 6 (line 251).
+    static func snippet6(_ context: Context) throws {
+        _ = context
+
+    }
 }
 
 @Suite("Docs/PostgreSQL.md snippets") struct PostgreSQLDocSnippetTests {
@@ -113,4 +129,5 @@ extension PostgreSQLDoc {
     // snippet 3 is compiled only (marked compile-only in the document)
     // snippet 4 is compiled only (marked compile-only in the document)
     @Test func snippet5() throws { try privately { try PostgreSQLDoc.withContext { try PostgreSQLDoc.snippet5($0) } } }
+    @Test func snippet6() throws { try privately { try PostgreSQLDoc.withContext { try PostgreSQLDoc.snippet6($0) } } }
 }

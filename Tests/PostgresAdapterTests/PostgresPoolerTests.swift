@@ -1,0 +1,138 @@
+import AdapterConformance
+import Foundation
+import PostgresAdapter
+import Testing
+
+/// PostgresAdapter behind PgBouncer in transaction pooling mode (1.18: no named prepared
+/// statements across transactions, no session state): the conformance suite, settings that
+/// apply per transaction and never leak to the pooler's other clients, sync, async and
+/// pipelined calls, and change notifications heard through a listener on the server itself.
+@Suite(.enabled(if: PostgresTestServer.isAvailable && PostgresTestServer.poolerURL != nil, PostgresTestServer.poolerSkipReason))
+struct PostgresPoolerTests {
+    static let suite = AdapterConformance(
+        adapter: "PostgresAdapter through PgBouncer", capabilities: [.persistence, .foreignKeyActions],
+        limitations: [.textWithoutNUL, .microsecondDates],
+        reopen: { store in
+            guard let store = store as? PostgresAdapter else { throw StoreError(.invalidRequest, table: "*", message: "not Postgres") }
+            try? store.close()
+            return try PostgresAdapter(store.configuration)
+        },
+        makeStore: { try PostgresAdapter(PostgresTestServer.pooledConfiguration()) })
+
+    @Test(arguments: ConformanceGroup.allCases) func conformance(_ group: ConformanceGroup) async {
+        let report = await Self.suite.run([group])
+        for failure in report.failures { Issue.record(Comment(rawValue: failure.description)) }
+        #expect((report.checked[group] ?? 0) > 0, "\(report)")
+    }
+
+    /// The server connection behind a statement, and the schema it ran in.
+    static func session(_ store: PostgresAdapter) throws -> (pid: Int64, schema: String) {
+        let row = try store.rows("SELECT pg_backend_pid()::int8 AS pid, current_schema()::text AS schema")[0]
+        guard case .int(let pid) = row["pid"] ?? .null, case .string(let schema) = row["schema"] ?? .null else {
+            throw StoreError(.invalidRequest, table: "", message: "no session row")
+        }
+        return (pid, schema)
+    }
+
+    @Test func schemasApplyPerStatementAndNeverLeakToOtherClients() async throws {
+        let (a, b) = (PostgresTestServer.freshSchema(), PostgresTestServer.freshSchema())
+        let storeA = try PostgresAdapter(PostgresTestServer.pooledConfiguration(schema: a))
+        let storeB = try PostgresAdapter(PostgresTestServer.pooledConfiguration(schema: b))
+        var plain = PostgresConfiguration(PostgresTestServer.poolerURL ?? "")
+        plain.transactionPooling = true
+        let bare = try PostgresAdapter(plain)
+        _ = try await PgTicket.create(["code": "in a"], in: storeA)
+        _ = try await PgTicket.create(["code": "in b"], in: storeB)
+        // Many calls from three clients at once share PgBouncer's server connections.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<12 {
+                group.addTask {
+                    for _ in 0..<30 {
+                        switch worker % 3 {
+                        case 0:
+                            let codes = try await PgTicket.all(in: storeA).map(\.code)
+                            #expect(codes == ["in a"])
+                            #expect(try Self.session(storeA).schema == a)
+                        case 1:
+                            let codes = try await PgTicket.all(in: storeB).map(\.code)
+                            #expect(codes == ["in b"])
+                            #expect(try Self.session(storeB).schema == b)
+                        default:
+                            #expect(try Self.session(bare).schema == "public")
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let direct = try PostgresAdapter(PostgresConfiguration(PostgresTestServer.url ?? ""))
+        let leaked = try direct.rows(
+            "SELECT count(*)::int8 AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'SET search_path%'")
+        #expect(leaked.first?["n"] == .int(0))
+    }
+
+    @Test func theStatementTimeoutAppliesPerTransactionOnly() throws {
+        var configuration = PostgresTestServer.pooledConfiguration()
+        configuration.statementTimeout = .milliseconds(150)
+        let strict = try PostgresAdapter(configuration)
+        let patient = try PostgresAdapter(PostgresTestServer.pooledConfiguration())
+        for _ in 0..<3 {
+            let outside = #expect(throws: PostgresError.self) { try strict.execute("SELECT pg_sleep(0.6)") }
+            #expect(outside?.kind == .cancelled)
+            let inside = #expect(throws: PostgresError.self) { try strict.withTransaction { try strict.execute("SELECT pg_sleep(0.6)") } }
+            #expect(inside?.kind == .cancelled)
+            try patient.execute("SELECT pg_sleep(0.3)")  // no timeout left behind on a shared connection
+        }
+    }
+
+    @Test func pipelinedTransactionsAndAsyncCallsWorkThroughThePooler() async throws {
+        let store = try PostgresAdapter(PostgresTestServer.pooledConfiguration())
+        try Self.pipelinedWrites(store)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for k in 0..<40 {
+                group.addTask {
+                    let ticket = try await PgTicket.create(["code": .string("async \(k)")], in: store)
+                    #expect(try await PgTicket.find(ticket.id ?? -1, in: store)?.code == "async \(k)")
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await PgTicket.count(in: store) == 1_240)
+    }
+
+    static func pipelinedWrites(_ store: PostgresAdapter) throws {
+        try store.transaction {
+            for k in 0..<1_200 { _ = try PgTicket.create(["code": .string("t\(k)")], in: store) }
+        }
+        #expect(try PgTicket.count(in: store) == 1_200)
+        let duplicate = #expect(throws: StoreError.self) {
+            try store.transaction { _ = try PgTicket.create(["code": "t7"], in: store) }
+        }
+        #expect(duplicate?.kind == .uniqueViolation)
+    }
+
+    @Test func observersHearOtherProcessesThroughAListenerOnTheServer() async throws {
+        let schema = PostgresTestServer.freshSchema()
+        var watching = PostgresTestServer.pooledConfiguration(schema: schema)
+        var direct = PostgresConfiguration(PostgresTestServer.url ?? "")
+        direct.schema = schema
+        watching.listenConnection = direct.primary
+        let watcher = try PostgresAdapter(watching)
+        let writer = try PostgresAdapter(PostgresTestServer.pooledConfiguration(schema: schema))
+        try watcher.prepare(PgAccount.schema)
+        let counts = ModelStore.using(watcher) { PgAccount.query().observe { try $0.count() } }
+        var iterator = counts.makeAsyncIterator()
+        #expect(try await iterator.next() == 0)
+        try Self.twoAccounts(writer)
+        var seen = try await iterator.next()
+        if seen == 1 { seen = try await iterator.next() }
+        #expect(seen == 2)
+    }
+
+    static func twoAccounts(_ writer: PostgresAdapter) throws {
+        try writer.withTransaction {
+            _ = try PgAccount.create(["owner": "tx1", "balance": 1], in: writer)
+            _ = try PgAccount.create(["owner": "tx2", "balance": 1], in: writer)
+        }
+    }
+}
