@@ -70,6 +70,15 @@ func PostgreSQLDoc_pooledStore() throws -> PostgresAdapter {
     return try PostgresAdapter(settings)
 }
 
+// Docs/PostgreSQL.md, snippet 7 (line 351)
+func PostgreSQLDoc_highlyAvailableStore() throws -> PostgresAdapter {
+    let nodes = "host=db-a.internal,db-b.internal port=5432,5432 dbname=app user=app connect_timeout=2"
+    var settings = PostgresConfiguration(nodes + " target_session_attrs=read-write")
+    settings.replicas = [nodes + " target_session_attrs=prefer-standby"]
+    settings.acquireTimeout = .seconds(2)
+    return try PostgresAdapter(settings)
+}
+
 /// The context of Docs/PostgreSQL.md's snippets: a fresh in-memory default store.
 enum PostgreSQLDoc {
     struct Context {}
@@ -121,6 +130,12 @@ extension PostgreSQLDoc {
         _ = context
 
     }
+
+    /// Docs/PostgreSQL.md, snippet 7 (line 351).
+    static func snippet7(_ context: Context) throws {
+        _ = context
+
+    }
 }
 
 @Suite("Docs/PostgreSQL.md snippets") struct PostgreSQLDocSnippetTests {
@@ -130,4 +145,5 @@ extension PostgreSQLDoc {
     // snippet 4 is compiled only (marked compile-only in the document)
     @Test func snippet5() throws { try privately { try PostgreSQLDoc.withContext { try PostgreSQLDoc.snippet5($0) } } }
     @Test func snippet6() throws { try privately { try PostgreSQLDoc.withContext { try PostgreSQLDoc.snippet6($0) } } }
+    @Test func snippet7() throws { try privately { try PostgreSQLDoc.withContext { try PostgreSQLDoc.snippet7($0) } } }
 }
