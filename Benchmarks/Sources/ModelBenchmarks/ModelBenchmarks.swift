@@ -193,6 +193,14 @@ struct ModelBenchmarks {
             case "--postgres-concurrent":
                 try PostgresConcurrency.run(arguments.popFirst().flatMap(Int.init) ?? 20_000, runs: runs)
                 return
+            case "--relay":
+                // A latency relay alone, for other clients (the peer bench): 0.5 ms each way
+                // to SWIFTMODEL_POSTGRES_URL's port, for the given seconds.
+                try PostgresConcurrency.relayOnly(seconds: arguments.popFirst().flatMap(Int.init) ?? 600)
+                return
+            case "--postgres-latency":
+                try PostgresConcurrency.runWithLatency(arguments.popFirst().flatMap(Int.init) ?? 10_000, runs: runs)
+                return
             case "--contexts": try ContextOverhead.run(arguments.popFirst().flatMap(Int.init) ?? 100_000, runs: runs); return
             case "--tx-memory": try TransactionMemory.run(arguments.popFirst().flatMap(Int.init) ?? 200_000); return
             case "--only": only = arguments.popFirst()
@@ -204,7 +212,7 @@ struct ModelBenchmarks {
             case "--json-n": jsonN = arguments.popFirst().flatMap(Int.init) ?? jsonN
             case "--runs": runs = arguments.popFirst().flatMap(Int.init) ?? runs
             default:
-                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|relations|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--center|--no-center] [--micro] [--micro-sqlite] [--micro-tx N] [--async N] [--async-tx N] [--tx-memory N] [--contexts N] [--rest N] [--postgres N] [--postgres-concurrent N] (PostgreSQL modes need SWIFTMODEL_POSTGRES_URL)")
+                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|relations|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--center|--no-center] [--micro] [--micro-sqlite] [--micro-tx N] [--async N] [--async-tx N] [--tx-memory N] [--contexts N] [--rest N] [--postgres N] [--postgres-concurrent N] [--postgres-latency N] [--relay SECONDS] (PostgreSQL modes need SWIFTMODEL_POSTGRES_URL)")
                 return
             }
         }

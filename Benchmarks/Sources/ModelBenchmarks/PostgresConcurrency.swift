@@ -9,15 +9,38 @@ import Synchronization
 /// (one connection each, blocking calls, the same shared counter): the
 /// thread-per-connection limit for the same connections. Throughput per wall-clock second
 /// and per-call latency (p50, p99, call to return: waits for a connection included).
+///
+/// `--postgres-latency N`: the same through a ``LatencyRelay`` adding 0.5 ms each way (1 ms
+/// of round trip) with pools of 16, beside the bound such a link allows: connections ÷ the
+/// round trip of one raw `SELECT 1` through the relay.
 enum PostgresConcurrency {
     static let tasks = 64
-    static let connections = 8
 
-    static func run(_ n: Int, runs: Int) throws { try runAsync { try await measure(n, runs: runs) } }
+    static func run(_ n: Int, runs: Int) throws {
+        try runAsync { try await measure(n, runs: runs, connections: 8, delay: nil) }
+    }
 
-    static func measure(_ n: Int, runs: Int) async throws {
-        guard let url = ProcessInfo.processInfo.environment["SWIFTMODEL_POSTGRES_URL"] else {
+    static func runWithLatency(_ n: Int, runs: Int) throws {
+        try runAsync { try await measure(n, runs: runs, connections: 16, delay: .microseconds(500)) }
+    }
+
+    static func measure(_ n: Int, runs: Int, connections: Int, delay: Duration?) async throws {
+        guard let direct = ProcessInfo.processInfo.environment["SWIFTMODEL_POSTGRES_URL"] else {
             throw BenchmarkError("--postgres-concurrent needs SWIFTMODEL_POSTGRES_URL (Scripts/postgres-cluster.sh run -- …)")
+        }
+        var url = direct
+        var relay: LatencyRelay?
+        defer { relay?.stop() }
+        if let delay {
+            guard let range = direct.range(of: #"port=\d+"#, options: .regularExpression), let port = Int(direct[range].dropFirst(5))
+            else { throw BenchmarkError("--postgres-latency needs port=… in SWIFTMODEL_POSTGRES_URL") }
+            relay = try LatencyRelay(targetPort: port, delay: delay)
+            url = direct.replacingCharacters(in: range, with: "port=\(relay?.port ?? port)")
+            let rtt = try roundTrip(url)
+            print(
+                String(
+                    format: "PostgreSQL through a relay adding %.2f ms each way: round trip %.2f ms; bound with %d connections %.0f calls/s",
+                    PostgresWorkloads.seconds(delay) * 1000, rtt * 1000, connections, Double(connections) / rtt))
         }
         print("PostgreSQL concurrent, \(tasks) tasks, \(connections) connections, median of \(runs) (async API vs raw libpq on \(connections) threads)")
         for workload in ["lookups", "inserts"] {
@@ -25,11 +48,11 @@ enum PostgresConcurrency {
             var raw: [Result] = []
             for _ in 0..<max(1, runs) {
                 let count = workload == "lookups" ? n : max(1, n / 2)
-                let (store, rawSeed, table) = try PostgresWorkloads.fresh(url, seed: workload == "lookups" ? n : 0)
+                let (store, rawSeed, table) = try PostgresWorkloads.fresh(direct, seed: workload == "lookups" ? n : 0)
                 let search = "SET search_path TO \"\(store.configuration.schema ?? "public")\""
-                raw.append(try rawRun(workload, url, search, table, count, n))
+                raw.append(try rawRun(workload, url, search, table, count, n, connections))
                 try rawSeed.exec(workload == "lookups" ? "SELECT 1" : "TRUNCATE \(table) RESTART IDENTITY")
-                model.append(try await modelRun(workload, url, store.configuration.schema, count, n))
+                model.append(try await modelRun(workload, url, store.configuration.schema, count, n, connections))
                 try? store.close()
             }
             let m = model.sorted { $0.perSecond < $1.perSecond }[model.count / 2]
@@ -55,7 +78,34 @@ enum PostgresConcurrency {
         }
     }
 
-    static func modelRun(_ workload: String, _ url: String, _ schema: String?, _ count: Int, _ n: Int) async throws -> Result {
+    /// Runs a relay adding 0.5 ms each way to the server for `seconds`, printing the
+    /// connection string through it (for a client in another process).
+    static func relayOnly(seconds: Int) throws {
+        guard let direct = ProcessInfo.processInfo.environment["SWIFTMODEL_POSTGRES_URL"],
+            let range = direct.range(of: #"port=\d+"#, options: .regularExpression), let port = Int(direct[range].dropFirst(5))
+        else { throw BenchmarkError("--relay needs SWIFTMODEL_POSTGRES_URL with port=…") }
+        let relay = try LatencyRelay(targetPort: port, delay: .microseconds(500))
+        FileHandle.standardOutput.write(Data((direct.replacingCharacters(in: range, with: "port=\(relay.port)") + "\n").utf8))
+        Thread.sleep(forTimeInterval: Double(seconds))
+        relay.stop()
+    }
+
+    /// The median time of one raw `SELECT 1` on one connection to `url`.
+    static func roundTrip(_ url: String) throws -> Double {
+        let raw = try RawPostgres(url)
+        try raw.prepare("one", "SELECT 1")
+        var times: [Double] = []
+        for _ in 0..<200 {
+            let began = ContinuousClock.now
+            PQclear(try raw.query("one", []))
+            times.append(PostgresWorkloads.seconds(ContinuousClock.now - began))
+        }
+        return times.sorted()[times.count / 2]
+    }
+
+    static func modelRun(
+        _ workload: String, _ url: String, _ schema: String?, _ count: Int, _ n: Int, _ connections: Int
+    ) async throws -> Result {
         var configuration = PostgresConfiguration(url)
         configuration.schema = schema
         configuration.maximumConnections = connections
@@ -92,9 +142,9 @@ enum PostgresConcurrency {
         return Result(count: count, seconds: PostgresWorkloads.seconds(ContinuousClock.now - start), latencies: latencies)
     }
 
-    static func rawRun(_ workload: String, _ url: String, _ search: String, _ table: String, _ count: Int, _ n: Int) throws
-        -> Result
-    {
+    static func rawRun(
+        _ workload: String, _ url: String, _ search: String, _ table: String, _ count: Int, _ n: Int, _ connections: Int
+    ) throws -> Result {
         let raws = try (0..<connections).map { _ in try RawPostgres(url) }
         for raw in raws {
             try raw.exec(search)
