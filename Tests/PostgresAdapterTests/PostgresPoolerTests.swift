@@ -9,15 +9,9 @@ import Testing
 /// pipelined calls, and change notifications heard through a listener on the server itself.
 @Suite(.enabled(if: PostgresTestServer.isAvailable && PostgresTestServer.poolerURL != nil, PostgresTestServer.poolerSkipReason))
 struct PostgresPoolerTests {
-    static let suite = AdapterConformance(
-        adapter: "PostgresAdapter through PgBouncer", capabilities: [.persistence, .foreignKeyActions],
-        limitations: [.textWithoutNUL, .microsecondDates],
-        reopen: { store in
-            guard let store = store as? PostgresAdapter else { throw StoreError(.invalidRequest, table: "*", message: "not Postgres") }
-            try? store.close()
-            return try PostgresAdapter(store.configuration)
-        },
-        makeStore: { try PostgresAdapter(PostgresTestServer.pooledConfiguration()) })
+    static let suite = PostgresConformanceTests.suite("PostgresAdapter through PgBouncer") {
+        PostgresTestServer.pooledConfiguration()
+    }
 
     @Test(arguments: ConformanceGroup.allCases) func conformance(_ group: ConformanceGroup) async {
         let report = await Self.suite.run([group])
