@@ -177,9 +177,10 @@ final class ConnectionPool: Sendable {
     // MARK: Async
 
     /// Lends a connection without blocking: an idle one (pinged through `loop` when it has
-    /// been idle past the health-check interval), a new one (opened on ``BlockingPool``:
-    /// `PQconnectdb` blocks), or the next one released — the task suspends meanwhile, up
-    /// to the acquire timeout (then ``PostgresError`` `.poolTimeout`).
+    /// been idle past the health-check interval), a new one (opened without blocking,
+    /// ``PGConnection/open(conninfo:session:on:timeout:)``, within the acquire timeout), or
+    /// the next one released — the task suspends meanwhile, up to the acquire timeout (then
+    /// ``PostgresError`` `.poolTimeout`).
     func acquire(on loop: PGEventLoop) async throws -> PGConnection {
         while true {
             try Task.checkCancellation()
@@ -203,19 +204,18 @@ final class ConnectionPool: Sendable {
                 if connection.isHealthy, (try? await connection.execute("SELECT 1", on: loop)) != nil { return connection }
                 discard(connection)  // broken, or closed by a cancelled ping (the loop then throws)
             case .open:
-                return try await open()
+                return try await open(on: loop)
             case .wait(let id):
                 if let connection = try await waitForRelease(id) { return connection }
-                return try await open()
+                return try await open(on: loop)
             }
         }
     }
 
     /// Opens a connection in a slot already counted, freeing the slot on failure.
-    private func open() async throws -> PGConnection {
+    private func open(on loop: PGEventLoop) async throws -> PGConnection {
         do {
-            let (conninfo, session) = (conninfo, session)
-            return try await BlockingPool.shared.run { try PGConnection(conninfo: conninfo, session: session) }
+            return try await PGConnection.open(conninfo: conninfo, session: session, on: loop, timeout: acquireTimeout)
         } catch {
             discard(nil)
             throw error

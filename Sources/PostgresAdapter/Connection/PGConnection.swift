@@ -29,19 +29,27 @@ package final class PGConnection: @unchecked Sendable {
     /// Connects with a libpq connection string and runs the session's setup.
     ///
     /// - Throws: ``PostgresError`` `.connection` with libpq's message.
-    init(conninfo: String, session: PGSession) throws {
-        self.session = session
+    convenience init(conninfo: String, session: PGSession) throws {
         guard let handle = PQconnectdb(conninfo) else {
             throw PostgresError(.connection, message: "libpq could not allocate a connection")
         }
-        guard PQstatus(handle) == CONNECTION_OK else {
-            let message = String(cString: PQerrorMessage(handle)).trimmingSpaces
-            PQfinish(handle)
-            throw PostgresError(.connection, message: message)
-        }
+        guard PQstatus(handle) == CONNECTION_OK else { throw Self.failedConnection(handle) }
+        self.init(connected: handle, session: session)
+        for sql in session.setup { try execute(sql) }
+    }
+
+    /// Takes over a handle that has connected (the session's setup not yet run).
+    init(connected handle: OpaquePointer, session: PGSession) {
+        self.session = session
         self.handle = handle
         swiftmodel_pg_silence_notices(handle)
-        for sql in session.setup { try execute(sql) }
+    }
+
+    /// The error of a handle that failed to connect, which it frees.
+    static func failedConnection(_ handle: OpaquePointer) -> PostgresError {
+        let message = String(cString: PQerrorMessage(handle)).trimmingSpaces
+        PQfinish(handle)
+        return PostgresError(.connection, message: message.isEmpty ? "could not connect to the server" : message)
     }
 
     deinit { close() }
