@@ -76,6 +76,18 @@ public struct RowJSONCodec: Sendable {
         }
     }
 
+    /// The value of the column at `column` read from its JSON form `raw` (transformer,
+    /// JSON forms, then the column's casting rules): the inverse of ``jsonValue(_:forColumn:)``,
+    /// for a value that arrives alone (a query parameter).
+    ///
+    /// - Throws: ``SerializationError`` naming the key, the expected type and the value.
+    public func value(fromJSON raw: ModelValue, forColumn column: Int) throws(SerializationError) -> ModelValue {
+        guard column >= 0, column < plannedBySlot.count, let planned = plannedBySlot[column] else {
+            throw failure(.invalidValue, found: raw, "column \(column) is not in the JSON mapping")
+        }
+        return try plan.read(raw, plan.columns[planned], keyPath: plan.columns[planned].key)
+    }
+
     /// The row as a JSON object: every mapped column, or only `columns` (row indexes)
     /// when given. Nil values are left out under ``JSONNullStrategy/omit``.
     public func object(from row: [ModelValue], columns: [Int]? = nil) throws(SerializationError) -> [String: ModelValue] {

@@ -34,14 +34,21 @@ func RESTDoc_connect(to base: URL) -> RESTAdapter {
     return api
 }
 
-// Docs/REST.md, snippet 2 (line 150)
+// Docs/REST.md, snippet 2 (line 84)
+func RESTDoc_listQuery(_ items: [URLQueryItem]) throws -> RESTListQuery {
+    var limits = RESTQueryLimits()
+    limits.pageSize = 200                       // `limit=500` is refused, not capped
+    return try PlainQueryEncoder().decode(items, codec: try RowJSONCodec.codec(for: RESTDoc_Todo.schema), limits: limits)
+}
+
+// Docs/REST.md, snippet 3 (line 176)
 final class RESTDoc_Note: Model {
     @Column var title: String = ""
     @Column var updatedAt: Date?
     init() {}
 }
 
-// Docs/REST.md, snippet 3 (line 215)
+// Docs/REST.md, snippet 4 (line 241)
 final class RESTDoc_Todo: Model {
     typealias IDValue = UUID
     @Column var title: String = ""
@@ -51,7 +58,7 @@ final class RESTDoc_Todo: Model {
     init() {}
 }
 
-// Docs/REST.md, snippet 3 (line 215)
+// Docs/REST.md, snippet 4 (line 241)
 func RESTDoc_todoAPI(token: String) -> RESTAdapter {
     var configuration = RESTConfiguration()
     configuration.tokenProvider = StaticToken(token)
@@ -69,7 +76,7 @@ func RESTDoc_todoAPI(token: String) -> RESTAdapter {
     return api
 }
 
-// Docs/REST.md, snippet 4 (line 297)
+// Docs/REST.md, snippet 5 (line 323)
 final class RESTDoc_GameScore: Model {
     typealias IDValue = String
     @Column var playerName: String = ""
@@ -81,7 +88,7 @@ final class RESTDoc_GameScore: Model {
     static var jsonMapping: JSONMapping<RESTDoc_GameScore> { JSONMapping(keyCase: .lowerCamelCase).key("objectId", for: "id") }
 }
 
-// Docs/REST.md, snippet 4 (line 297)
+// Docs/REST.md, snippet 5 (line 323)
 func RESTDoc_parseAPI(appID: String) -> RESTAdapter {
     var configuration = RESTConfiguration()
     configuration.headers["X-Parse-Application-Id"] = appID
@@ -93,7 +100,7 @@ func RESTDoc_parseAPI(appID: String) -> RESTAdapter {
     return api
 }
 
-// Docs/REST.md, snippet 5 (line 334)
+// Docs/REST.md, snippet 6 (line 360)
 func RESTDoc_flakyServer() throws -> RESTTestServer {
     let server = try RESTTestServer(options: .init(pageSize: 50))
     server.inject(.status(503, retryAfter: "1"))        // the next request
@@ -121,8 +128,14 @@ extension RESTDoc {
 
     }
 
-    /// Docs/REST.md, snippet 2 (line 150).
+    /// Docs/REST.md, snippet 2 (line 84).
     static func snippet2(_ context: Context) throws {
+        _ = context
+
+    }
+
+    /// Docs/REST.md, snippet 3 (line 176).
+    static func snippet3(_ context: Context) throws {
 
 
         let server = try RESTTestServer()                      // in-process, loopback
@@ -138,22 +151,22 @@ extension RESTDoc {
         show(server, sync, pulled, draft, pushed)
     }
 
-    /// Docs/REST.md, snippet 3 (line 215).
-    static func snippet3(_ context: Context) throws {
-        _ = context
-
-
-    }
-
-    /// Docs/REST.md, snippet 4 (line 297).
+    /// Docs/REST.md, snippet 4 (line 241).
     static func snippet4(_ context: Context) throws {
         _ = context
 
 
     }
 
-    /// Docs/REST.md, snippet 5 (line 334).
+    /// Docs/REST.md, snippet 5 (line 323).
     static func snippet5(_ context: Context) throws {
+        _ = context
+
+
+    }
+
+    /// Docs/REST.md, snippet 6 (line 360).
+    static func snippet6(_ context: Context) throws {
         _ = context
 
     }
@@ -165,4 +178,5 @@ extension RESTDoc {
     @Test func snippet3() throws { try privately { try RESTDoc.withContext { try RESTDoc.snippet3($0) } } }
     @Test func snippet4() throws { try privately { try RESTDoc.withContext { try RESTDoc.snippet4($0) } } }
     @Test func snippet5() throws { try privately { try RESTDoc.withContext { try RESTDoc.snippet5($0) } } }
+    @Test func snippet6() throws { try privately { try RESTDoc.withContext { try RESTDoc.snippet6($0) } } }
 }
