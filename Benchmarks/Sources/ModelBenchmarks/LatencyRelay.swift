@@ -66,6 +66,18 @@ final class LatencyRelay: @unchecked Sendable {
         close(listener)
     }
 
+    /// Writes to a socket whose peer may have closed without raising SIGPIPE (which would
+    /// end the process): an error return instead.
+    static func sendWithoutSignal(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+        #if os(Linux)
+            return send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+        #else
+            var one: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            return send(fd, bytes.baseAddress, bytes.count, 0)
+        #endif
+    }
+
     private static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -94,7 +106,7 @@ final class LatencyRelay: @unchecked Sendable {
                 if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.attoseconds) / 1e18 + Double(wait.components.seconds)) }
                 var sent = 0
                 while sent < chunk.count {
-                    let n = chunk[sent...].withUnsafeBytes { write(destination, $0.baseAddress, $0.count) }
+                    let n = chunk[sent...].withUnsafeBytes { LatencyRelay.sendWithoutSignal(destination, $0) }
                     if n <= 0 { break }
                     sent += n
                 }
