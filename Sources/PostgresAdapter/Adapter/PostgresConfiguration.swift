@@ -1,4 +1,5 @@
 import Foundation
+import ModelSQL
 
 /// Where ``PostgresAdapter`` connects and how it pools, routes and publishes.
 ///
@@ -102,7 +103,7 @@ public struct PostgresConfiguration: Sendable, Hashable {
     /// The statements run on every new connection straight to the server.
     var sessionSetup: [String] {
         var statements = ["SET client_min_messages = warning", "SET TIME ZONE 'UTC'"]
-        if let schema { statements.append("SET search_path TO \(Self.quotedIdentifier(schema))") }
+        if let schema { statements.append("SET search_path TO \(SQLText.quote(schema))") }
         if let milliseconds = statementTimeoutMilliseconds { statements.append("SET statement_timeout = \(milliseconds)") }
         return statements
     }

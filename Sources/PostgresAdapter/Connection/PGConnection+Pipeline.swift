@@ -108,13 +108,21 @@ extension PGConnection {
         if PQpipelineSync(handle) != 1 {
             first = failure(nil, sql: nil, arguments: [])
         } else {
-            for write in writes {
-                guard readResults(of: write, handle, into: &first) else {
-                    first = first ?? failure(nil, sql: write.sql, arguments: write.arguments)
-                    break
+            let synced = readPipeline(handle) { index, raw in
+                guard first == nil, index < writes.count else { return PQclear(raw) }
+                let write = writes[index]
+                switch PQresultStatus(raw) {
+                case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
+                    let rows = PQcmdTuples(raw).flatMap { Int(String(cString: $0)) } ?? 0
+                    PQclear(raw)
+                    first = write.verdict(changed: rows)
+                case PGRES_PIPELINE_ABORTED:
+                    PQclear(raw)
+                default:
+                    first = write.failed(failure(PGResult(raw), sql: write.sql, arguments: write.arguments))
                 }
             }
-            awaitSync(handle)
+            if !synced, first == nil { first = failure(nil, sql: writes.last?.sql, arguments: writes.last?.arguments ?? []) }
         }
         _ = PQexitPipelineMode(handle)
         if let first { throw first }
@@ -125,42 +133,26 @@ extension PGConnection {
         do { try settle() } catch {}
     }
 
-    /// Reads one write's results up to its end marker, keeping the first failure; false
-    /// when the connection broke before any result came.
-    private func readResults(of write: PGPendingWrite, _ handle: OpaquePointer, into first: inout (any Error)?) -> Bool {
-        var any = false
-        while let raw = PQgetResult(handle) {
-            any = true
-            guard first == nil else {
-                PQclear(raw)
-                continue
-            }
-            switch PQresultStatus(raw) {
-            case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
-                let rows = PQcmdTuples(raw).flatMap { Int(String(cString: $0)) } ?? 0
-                PQclear(raw)
-                first = write.verdict(changed: rows)
-            case PGRES_PIPELINE_ABORTED:
-                PQclear(raw)
-            default:
-                first = write.failed(failure(PGResult(raw), sql: write.sql, arguments: write.arguments))
-            }
-        }
-        return any || PQstatus(handle) == CONNECTION_OK
-    }
-
-    /// Reads up to the sync's marker (or until the connection broke).
-    private func awaitSync(_ handle: OpaquePointer) {
+    /// Reads a pipeline's results up to its sync's marker, handing each result (which the
+    /// callback then owns) with the index of the statement it belongs to — statements are
+    /// separated by a null result. False when the connection broke before the sync.
+    func readPipeline(_ handle: OpaquePointer, _ each: (Int, OpaquePointer) -> Void) -> Bool {
+        var index = 0
         var empty = 0
-        while empty < 2 {
+        while true {
             guard let raw = PQgetResult(handle) else {
-                if PQstatus(handle) != CONNECTION_OK { return }
+                // The end of one statement's results; two in a row: nothing more is coming.
+                if PQstatus(handle) != CONNECTION_OK || empty > 0 { return false }
                 empty += 1
+                index += 1
                 continue
             }
-            let status = PQresultStatus(raw)
-            PQclear(raw)
-            if status == PGRES_PIPELINE_SYNC { return }
+            empty = 0
+            if PQresultStatus(raw) == PGRES_PIPELINE_SYNC {
+                PQclear(raw)
+                return true
+            }
+            each(index, raw)
         }
     }
 }

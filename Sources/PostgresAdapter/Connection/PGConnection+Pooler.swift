@@ -55,27 +55,15 @@ extension PGConnection {
         guard send(), PQpipelineSync(handle) == 1 else { throw failure(nil, sql: sql, arguments: arguments) }
         var last: PGResult?
         var failed: PostgresError?
-        var empty = 0
-        while true {
-            guard let raw = PQgetResult(handle) else {
-                // The end of one statement's results; two in a row: nothing more is coming.
-                if PQstatus(handle) != CONNECTION_OK || empty > 0 { break }
-                empty += 1
-                continue
-            }
-            empty = 0
-            let status = PQresultStatus(raw)
-            if status == PGRES_PIPELINE_SYNC {
-                PQclear(raw)
-                break
-            }
+        let synced = readPipeline(handle) { _, raw in
             let result = PGResult(raw)
-            switch status {
+            switch PQresultStatus(raw) {
             case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY: last = result
             case PGRES_PIPELINE_ABORTED: break
             default: if failed == nil { failed = failure(result, sql: sql, arguments: arguments) }
             }
         }
+        if !synced, failed == nil { failed = failure(nil, sql: sql, arguments: arguments) }
         if let failed { throw failed }
         guard let last else { throw failure(nil, sql: sql, arguments: arguments) }
         return last

@@ -1,3 +1,5 @@
+import ModelSQL
+
 /// How a connection's session is set up, and how it sends statements: directly to the
 /// server, statements are prepared once per connection and settings are `SET` once per
 /// session; behind a transaction pooler, where each transaction (and each statement outside
@@ -22,7 +24,7 @@ extension PostgresConfiguration {
     var session: PGSession {
         guard transactionPooling else { return directSession }
         var settings: [String] = []
-        if let schema { settings.append(Self.setLocal("search_path", Self.quotedIdentifier(schema))) }
+        if let schema { settings.append(Self.setLocal("search_path", SQLText.quote(schema))) }
         if let milliseconds = statementTimeoutMilliseconds { settings.append(Self.setLocal("statement_timeout", String(milliseconds))) }
         // The pooler tracks TimeZone per client (it is reported by the server) and restores
         // it on every server connection it lends; client_min_messages would leak to other
@@ -43,10 +45,6 @@ extension PostgresConfiguration {
 
     var statementTimeoutMilliseconds: Int? {
         statementTimeout.map { max(1, Int($0.seconds * 1000)) }
-    }
-
-    static func quotedIdentifier(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     private static func setLocal(_ name: String, _ value: String) -> String {
