@@ -1,3 +1,4 @@
+import Foundation
 import ModelCore
 
 /// The behaviour every ``PersistenceAdapter`` must share, as a runnable suite: give it a
@@ -88,7 +89,10 @@ public struct AdapterConformance: Sendable {
                 switch group {
                 case .asyncAPI: try await ModelStore.using(checker.store) { try await AsyncChecks.asyncAPI(checker) }
                 case .observation: try await ModelStore.using(checker.store) { try await AsyncChecks.observation(checker) }
-                default: try ModelStore.using(checker.store) { try Self.body(of: group)(checker) }
+                default:
+                    // Synchronous checks block on the store: on a thread of their own, never
+                    // one of the cooperative pool's (a few, shared with every async test).
+                    try await Self.onOwnThread(group, checker)
                 }
             } catch {
                 checker.unexpected(error)
@@ -96,6 +100,18 @@ public struct AdapterConformance: Sendable {
             record(checker, group, &report)
         }
         return report
+    }
+
+    /// Runs the synchronous checks of `group` on a new thread and suspends until they end.
+    private static func onOwnThread(_ group: ConformanceGroup, _ checker: ConformanceChecker) async throws {
+        let handoff = CheckerHandoff(checker)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let thread = Thread {
+                continuation.resume(with: Result { try ModelStore.using(handoff.checker.store) { try body(of: group)(handoff.checker) } })
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
     }
 
     /// The checker for `group` on a fresh store, or nil when the group is skipped or the
@@ -150,4 +166,12 @@ public struct AdapterConformance: Sendable {
         case .asyncAPI, .observation: { _ in }  // async: see the async `run(_:)`
         }
     }
+}
+
+/// A checker handed to the thread that runs its group: `@unchecked Sendable` because only
+/// one thread uses it at a time — the thread starts after the hand-off and the awaiting task
+/// reads it again only once the thread's continuation has resumed (no lock is needed).
+private final class CheckerHandoff: @unchecked Sendable {
+    let checker: ConformanceChecker
+    init(_ checker: ConformanceChecker) { self.checker = checker }
 }
