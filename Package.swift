@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SQLiteAdapter", targets: ["SQLiteAdapter"]),
         .library(name: "RESTAdapter", targets: ["RESTAdapter"]),
         .library(name: "PostgresAdapter", targets: ["PostgresAdapter"]),
+        .library(name: "ModelServer", targets: ["ModelServer"]),
         .library(name: "AdapterConformance", targets: ["AdapterConformance"]),
         // An in-process JSON resource server with fault injection, for testing REST clients.
         .library(name: "RESTTestServer", targets: ["RESTTestServer"]),
@@ -59,7 +60,9 @@ let package = Package(
         ),
         .target(name: "PostgresAdapter", dependencies: coreModules + ["ModelEngine", "ModelSQL", "SwiftModelCLibPQ"]),
         .target(name: "RESTAdapter", dependencies: coreModules + ["ModelEngine"]),
-        .target(name: "RESTTestServer", dependencies: ["ModelCore"]),
+        .target(name: "RESTTestServer", dependencies: ["ModelCore", "ModelServer"]),
+        // Models served over HTTP from their RESTResource declarations (framework-agnostic).
+        .target(name: "ModelServer", dependencies: coreModules + ["RESTAdapter"]),
         .target(name: "AdapterConformance", dependencies: coreModules),
         .executableTarget(name: "TaskManager", dependencies: ["SQLiteAdapter"], path: "Examples/TaskManager"),
         .executableTarget(name: "FormDemo", dependencies: ["SQLiteAdapter"], path: "Examples/FormDemo"),
@@ -105,6 +108,9 @@ let package = Package(
         .testTarget(
             name: "RESTAdapterTests",
             dependencies: ["RESTAdapter", "RESTTestServer", "ArrayAdapter", "SQLiteAdapter", "FileAdapter", "AdapterConformance"]),
+        .testTarget(
+            name: "ModelServerTests",
+            dependencies: ["ModelServer", "ArrayAdapter", "SQLiteAdapter", "RESTTestServer", "AdapterConformance", "TestSupport"]),
         .testTarget(
             name: "DifferentialTests",
             dependencies: ["ArrayAdapter", "FileAdapter", "SQLiteAdapter", "PostgresAdapter", "AdapterConformance", "TestSupport"]),

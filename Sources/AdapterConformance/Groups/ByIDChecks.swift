@@ -17,8 +17,12 @@ enum ByIDChecks {
         c.equal(try ConformanceAccount.find(adaID)?.age, 37, "update(id:set:) writes")
         c.equal(try ConformanceAccount.update(id: adaID, set: ["age": 37]), true, "an unchanged row still exists")
         c.equal(try ConformanceAccount.update(id: 999, set: ["age": 1]), false, "update(id:set:) of a missing id")
-        c.equal(try ConformanceAccount.update(id: bobID, set: ["age": 500]), true, "update(id:set:) skips validations")
-        c.equal(try ConformanceAccount.find(bobID)?.age, 500, "…so an out-of-range age is stored")
+        if c.limitations.contains(.modelServer) {
+            c.skip("update(id:set:) skips validations: the server validates every write it receives (.modelServer)")
+        } else {
+            c.equal(try ConformanceAccount.update(id: bobID, set: ["age": 500]), true, "update(id:set:) skips validations")
+            c.equal(try ConformanceAccount.find(bobID)?.age, 500, "…so an out-of-range age is stored")
+        }
         _ = c.expectThrows(CastError.self, "update(id:set:) casts") {
             try ConformanceAccount.update(id: adaID, set: ["age": "old"])
         }
@@ -48,9 +52,19 @@ enum ByIDChecks {
         let hooksBefore = ConformancePet.destroyed.value
         let rex = try owner.pets.first()
         c.equal(try ConformancePet.delete(id: rex?.id ?? -1), true, "delete(id:) of a pet")
-        c.equal(ConformancePet.destroyed.value - hooksBefore, 0, "delete(id:) runs no hooks")
+        let serverHooks = c.limitations.contains(.modelServer)
+        if serverHooks {
+            c.skip("delete(id:) runs no hooks: the server runs its own on every delete (.modelServer)")
+        } else {
+            c.equal(ConformancePet.destroyed.value - hooksBefore, 0, "delete(id:) runs no hooks")
+        }
+        let hooksBeforeDestroy = ConformancePet.destroyed.value
         c.equal(try ConformanceOwner.destroy(id: owner.id ?? -1), true, "destroy(id:) destroys")
-        c.equal(ConformancePet.destroyed.value - hooksBefore, 1, "destroy(id:) runs the children's hooks")
+        if !serverHooks {
+            c.equal(ConformancePet.destroyed.value - hooksBeforeDestroy, 1, "destroy(id:) runs the children's hooks")
+        } else {
+            c.expect(ConformancePet.destroyed.value - hooksBeforeDestroy >= 1, "destroy(id:) runs the children's hooks")
+        }
         c.equal(try ConformancePet.where("name").beginsWith("cid-").count(), 0, "destroy(id:) applies the rules")
         c.equal(try ConformanceOwner.destroy(id: owner.id ?? -1), false, "destroy(id:) of a missing id")
     }

@@ -38,6 +38,19 @@ public struct AdapterConformance: Sendable {
     /// enforced).
     public static var uniqueColumns: [String: Set<String>] { [ConformanceHandle.schema.tableName: ["handle"]] }
 
+    /// The schemas of every model the suite stores, for a server under test that must
+    /// serve them (ModelServer's `ModelResources.register(schema:)`).
+    public static var modelSchemas: [ModelSchema] {
+        [
+            ConformanceSample.schema, ConformanceLimit.schema, ConformancePerson.schema, ConformanceIntItem.schema,
+            ConformanceHandle.schema, ConformanceUUIDItem.schema, ConformanceStringItem.schema, ConformanceKeywords.schema,
+            ConformanceOwner.schema, ConformancePet.schema, ConformanceToy.schema, ConformanceSticker.schema,
+            ConformanceVisit.schema, ConformanceDebt.schema, ConformanceLicense.schema, ConformanceHooked.schema,
+            ConformanceAccount.schema, ConformanceShelf.schema, ConformanceBox.schema, ConformanceBoxItem.schema,
+            ConformanceBoxTag.schema, ConformanceBoxLock.schema, ConformanceLogLine.schema,
+        ]
+    }
+
     /// A suite for one adapter.
     ///
     /// - Parameters:

@@ -99,6 +99,11 @@ public struct AdapterLimitations: OptionSet, Sendable, Hashable {
     /// in a non-optional column reads as the column's default, as an omitted default
     /// does, so it cannot be reported as an invalid stored value.
     public static let omittedNulls = AdapterLimitations(rawValue: 1 << 6)
+    /// The store behind the adapter runs the model layer itself (a server built on
+    /// ModelServer): every write it receives is validated and runs the server's hooks, and
+    /// a delete applies the server's delete rules — so the checks that a write by id skips
+    /// validation or hooks, or that `delete()` leaves related rows alone, are skipped.
+    public static let modelServer = AdapterLimitations(rawValue: 1 << 7)
 }
 
 /// One failed check.

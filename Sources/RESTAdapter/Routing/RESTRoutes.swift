@@ -1,15 +1,16 @@
 import Foundation
 
 /// A model's resolved routes: path templates and, for nested resources, the owner's
-/// foreign key column.
-struct RESTRoutes: Sendable {
+/// foreign key column. The client builds request paths from them and a server
+/// (ModelServer) matches request paths against them, so both read one declaration.
+package struct RESTRoutes: Sendable {
     /// A path template split into literal segments and `:column` placeholders.
-    struct Template: Sendable, CustomStringConvertible {
-        enum Segment: Sendable { case literal(String), value(column: Int, name: String) }
-        let segments: [Segment]
-        let description: String
+    package struct Template: Sendable, CustomStringConvertible {
+        package enum Segment: Sendable { case literal(String), value(column: Int, name: String) }
+        package let segments: [Segment]
+        package let description: String
 
-        init(_ text: String, schema: ModelSchema) throws(RESTError) {
+        package init(_ text: String, schema: ModelSchema) throws(RESTError) {
             var segments: [Segment] = []
             for part in text.split(separator: "/") where !part.isEmpty {
                 if part.hasPrefix(":") {
@@ -29,13 +30,13 @@ struct RESTRoutes: Sendable {
         }
 
         /// The columns the template needs.
-        var columns: [Int] {
+        package var columns: [Int] {
             segments.compactMap { if case .value(let column, _) = $0 { column } else { nil } }
         }
 
         /// The path with placeholders filled from `values` (row index → value); nil when
         /// one is missing or null.
-        func path(_ values: (Int) -> ModelValue?) -> String? {
+        package func path(_ values: (Int) -> ModelValue?) -> String? {
             var out = ""
             for segment in segments {
                 switch segment {
@@ -50,7 +51,7 @@ struct RESTRoutes: Sendable {
 
         /// A value as a path segment: text as it is, a UUID in lower case (as RFC 9562 asks
         /// and servers that return UUID strings write them), anything else as JSON.
-        static func text(_ value: ModelValue) -> String {
+        package static func text(_ value: ModelValue) -> String {
             switch value {
             case .string(let s): s
             case .uuid(let u): u.uuidString.lowercased()
@@ -60,14 +61,14 @@ struct RESTRoutes: Sendable {
     }
 
     /// The flat collection and instance (or the shallow ones of a nested resource).
-    let collection: Template
-    let instance: Template
+    package let collection: Template
+    package let instance: Template
     /// For a nested resource: the owner's foreign key column and the nested templates.
-    let nested: (foreignKey: Int, collection: Template, instance: Template)?
+    package let nested: (foreignKey: Int, collection: Template, instance: Template)?
     /// Whether the flat templates may be used (false for a nested, non-shallow resource).
-    let flatAllowed: Bool
+    package let flatAllowed: Bool
 
-    init(schema: ModelSchema, resource: RESTResource) throws(RESTError) {
+    package init(schema: ModelSchema, resource: RESTResource) throws(RESTError) {
         let table = schema.tableName
         if let owner = resource.nestedUnder {
             let relation: Relation?

@@ -12,6 +12,8 @@ public struct HTTPRequest: Sendable {
     public var headers: [String: String]
     /// The body (empty when none was sent).
     public var body: Data
+    /// The request target as it arrived, percent-encoded (`/teams/1?sort=name`).
+    public var target = ""
 
     /// The first value of a query parameter.
     public func parameter(_ name: String) -> String? { query.first { $0.name == name }?.value }

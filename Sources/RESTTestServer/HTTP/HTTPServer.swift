@@ -139,7 +139,8 @@ public final class HTTPServer: Sendable {
             let length = headers["content-length"].flatMap { Int($0) } ?? 0
             guard length >= 0, length <= 64 << 20, let body = reader.read(count: length) else { return }
             let (path, query) = RequestParser.split(target: target)
-            let request = HTTPRequest(method: method, path: path, query: query, headers: headers, body: body)
+            var request = HTTPRequest(method: method, path: path, query: query, headers: headers, body: body)
+            request.target = target
             let response = handler(request)
             let keepAlive = headers["connection"]?.lowercased() != "close"
             switch response.delivery {

@@ -1,5 +1,6 @@
 import Foundation
 import ModelCore
+import ModelServer
 
 /// A JSON resource server on a loopback port for tests, examples and benchmarks: it
 /// stores resources in memory and serves them the way typical REST APIs do, and it can
@@ -53,6 +54,8 @@ public final class RESTTestServer: Sendable {
         /// Requests being handled now, and the most at once since the last reset.
         var inFlight = 0
         var peakInFlight = 0
+        /// Models served by the resource core instead of the schema-less collections.
+        var resources: ModelResources?
     }
 
     private let state: Locked<State>
@@ -62,8 +65,23 @@ public final class RESTTestServer: Sendable {
     public let port: Int
 
     /// Starts a server on a free loopback port.
-    public init(options: Options = Options()) throws {
-        let state = Locked(State(options: options))
+    public convenience init(options: Options = Options()) throws {
+        try self.init(options: options, resources: nil)
+    }
+
+    /// Starts a server on a free loopback port that serves `resources` — the resource core
+    /// (ModelServer), so a client under test meets the real server code — with this
+    /// server's request log, fault injection and bearer tokens in front. The schema-less
+    /// options (envelope, paging, unique fields, id styles, Parse style) do not apply:
+    /// the resources' declarations do.
+    public convenience init(serving resources: ModelResources, options: Options = Options()) throws {
+        try self.init(options: options, resources: resources)
+    }
+
+    private init(options: Options, resources: ModelResources?) throws {
+        var initial = State(options: options)
+        initial.resources = resources
+        let state = Locked(initial)
         self.state = state
         let stopping = stopping
         let server = try HTTPServer { request in Self.handle(request, state, stopping) }
@@ -153,6 +171,7 @@ public final class RESTTestServer: Sendable {
                 return .json(401, #"{"error":"unauthorized"}"#, headers: [("WWW-Authenticate", "Bearer")])
             }
         }
+        if let resources = state.withLock({ $0.resources }) { return ResourceBridge.respond(resources, to: request) }
         if request.method == "POST", let key = request.header("Idempotency-Key") {
             if let earlier = state.withLock({ $0.idempotent[key] }) { return earlier }
             let response = state.withLock { route(request, options, &$0) }

@@ -1,0 +1,5 @@
+@_exported import ModelCore
+@_exported import ModelQuery
+@_exported import ModelSerialization
+@_exported import ModelValidation
+@_exported import RESTAdapter

@@ -1,0 +1,109 @@
+import Foundation
+
+/// Serves models over HTTP from their ``RESTResource`` declarations — the same ones a
+/// ``RESTAdapter`` client registers, so client and server agree on paths by construction.
+/// Framework-agnostic: give it a ``ResourceRequest``, send back the ``ResourceResponse``
+/// (the Hummingbird integration and `RESTTestServer` do exactly that).
+///
+/// ```swift
+/// var resources = ModelResources(store: try SQLiteAdapter(path: "todos.sqlite"))
+/// try resources.register(Todo.self)
+/// try resources.register(TodoItem.self, RESTResource(nestedUnder: "todo"))
+/// let response = await resources.respond(to: ResourceRequest(method: "GET", target: "/todos?done=false"))
+/// ```
+///
+/// Every request runs through the model layer: lists are queries (decoded strictly from
+/// the plain or Parse-style format, bounded by ``ResourceOptions/limits``), writes are
+/// `save()` and `destroy()` in a store transaction, so validations, hooks, timestamps and
+/// delete rules apply. See `Docs/Server.md`.
+///
+/// Thread safety: a value; ``respond(to:)`` may run from any number of tasks at once (the
+/// store serialises what it must, the idempotency cache has its own lock).
+public struct ModelResources: Sendable {
+    /// Settings for every served model.
+    public struct Configuration: Sendable {
+        /// The largest request body accepted (a larger one is a 413 `body_too_large`).
+        public var maxBodyBytes = 1 << 20
+        /// A path prefix every route sits under (`"/api/v1"`), or empty.
+        public var pathPrefix = ""
+        /// Asked about every request and every model it reaches (owners of nested routes
+        /// included): see ``ResourceAccess``. Nil allows everything.
+        public var authorize: ResourceAuthorizer?
+        /// Whether each request runs in a fresh ``ModelContext`` of its own (one instance
+        /// per record for the hooks and validations it runs; dropped when it ends).
+        public var requestContext = false
+        /// How many `Idempotency-Key`s are remembered (oldest forgotten first), and for how long.
+        public var idempotencyCapacity = 10_000
+        /// How long a `POST`'s response is replayed for its `Idempotency-Key`.
+        public var idempotencyLifetime: Duration = .seconds(24 * 3600)
+
+        /// The defaults: 1 MiB bodies, no prefix, no authorisation, no request context.
+        public init() {}
+    }
+
+    /// The store every model is read from and written to.
+    public let store: any PersistenceAdapter
+    /// The settings.
+    public let configuration: Configuration
+    var endpoints: [any ResourceEndpoint] = []
+    let idempotency: IdempotencyCache
+
+    /// Serves models from `store`.
+    public init(store: any PersistenceAdapter, configuration: Configuration = Configuration()) {
+        self.store = store
+        self.configuration = configuration
+        idempotency = IdempotencyCache(capacity: configuration.idempotencyCapacity, lifetime: configuration.idempotencyLifetime)
+    }
+
+    /// Serves `type` at the routes `resource` declares (default: `/<table>` and
+    /// `/<table>/:id`).
+    ///
+    /// - Throws: ``RESTError`` `.route` for a path template naming no column or a
+    ///   `nestedUnder` that is not a `@BelongsTo`; ``SerializationError`` for a JSON mapping
+    ///   that does not fit the schema.
+    public mutating func register<M: ModelProtocol>(
+        _ type: M.Type, _ resource: RESTResource = RESTResource(), options: ResourceOptions = ResourceOptions()
+    ) throws {
+        endpoints.append(try ModelEndpoint<M>(resource: resource, options: options))
+    }
+
+    /// Serves the model whose schema `schema` is (a schema built from a model type, as
+    /// `Model.schema` is), for code that holds schemas rather than types.
+    ///
+    /// - Throws: ``ResourceError`` (500 `bad_resource`) for a schema without a model type,
+    ///   and what ``register(_:_:options:)`` throws.
+    public mutating func register(
+        schema: ModelSchema, _ resource: RESTResource = RESTResource(), options: ResourceOptions = ResourceOptions()
+    ) throws {
+        guard let type = schema.modelType else {
+            throw ResourceError(status: 500, code: "bad_resource", message: "the schema of \(schema.modelName) has no model type")
+        }
+        try register(type, resource, options: options)
+    }
+
+    /// The response to `request`: never throws — every failure is a typed error response.
+    public func respond(to request: ResourceRequest) async -> ResourceResponse {
+        do {
+            if configuration.requestContext {
+                return try await ModelContext().run { try await route(request) }
+            }
+            return try await route(request)
+        } catch {
+            return ResourceFailure.error(from: error, codec: nil).response
+        }
+    }
+
+    private func route(_ request: ResourceRequest) async throws -> ResourceResponse {
+        guard request.body.count <= configuration.maxBodyBytes else {
+            throw ResourceError(
+                status: 413, code: "body_too_large",
+                message: "the body has \(request.body.count) bytes; at most \(configuration.maxBodyBytes) are accepted")
+        }
+        guard let target = resolve(request.path) else {
+            throw ResourceError(status: 404, code: "no_route", message: "no resource at \(request.path)")
+        }
+        let operation = try target.operation(request.method)
+        let call = try await ResourceCall(request: request, target: target, operation: operation, resources: self)
+        return try await target.endpoint.handle(call)
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+
+extension ModelEndpoint {
+    /// `POST` to a collection: a new record from the body (within the call's constraints),
+    /// saved through the model layer in a transaction; 201 with `Location` and `ETag`.
+    /// A repeated `Idempotency-Key` replays the first response.
+    func create(_ call: ResourceCall) async throws -> ResourceResponse {
+        let reserved: IdempotencyCache.Reservation?
+        do {
+            reserved = try call.resources.idempotency.begin(call.request)
+        } catch let replay as ResourceReplay {
+            return replay.response
+        }
+        do {
+            let response = try await createOnce(call)
+            reserved?.finish(response)
+            return response
+        } catch {
+            let failure = ResourceFailure.error(from: error, codec: codec)
+            reserved?.finish(failure.response)
+            throw failure
+        }
+    }
+
+    private func createOnce(_ call: ResourceCall) async throws -> ResourceResponse {
+        let object = try BodyReader.object(call.request.body, envelope: envelopeKey)
+        var values = try reader.values(object).filter { !stamped.contains($0.key) }
+        if let id = values[0], !id.isNull, resource.idAssignment == .server {
+            throw ResourceError.unprocessable("read_only", "the server assigns \(schema.modelName) ids", field: key(0))
+        }
+        try refuseReadOnly(values, stored: nil)
+        try apply(call, to: &values)
+        let written = values
+        let (object: saved, location: path) = try await call.store.transaction { _ in
+            let record = M()
+            for (column, value) in written.sorted(by: { $0.key < $1.key }) where !(column == 0 && value.isNull) {
+                try record.set(schema.columns[column].name, to: value)
+            }
+            try await record.save(to: call.store)
+            return (object: try self.object(record), location: self.location(record, nested: !call.fixed.isEmpty))
+        }
+        var headers: [(name: String, value: String)] = [("ETag", ETag.of(saved))]
+        if let path { headers.append(("Location", call.resources.configuration.pathPrefix + path)) }
+        return .json(201, body(.dictionary(saved)), headers: headers)
+    }
+
+    /// `PATCH` (the keys sent) or `PUT` (every writable column; missing ones take their
+    /// defaults) of one record, honouring `If-Match`; saved through the model layer.
+    func update(_ call: ResourceCall) async throws -> ResourceResponse {
+        let object = try BodyReader.object(call.request.body, envelope: envelopeKey)
+        var values = try reader.values(object).filter { !stamped.contains($0.key) }
+        let replacing = call.request.method == "PUT"
+        if !replacing, options.patchNull == .ignored { values = values.filter { !$0.value.isNull } }
+        let sent = values
+        let ifMatch = call.request.header("If-Match")
+        let saved = try await call.store.transaction { _ in
+            let record = try await self.record(call, locking: true)
+            let current = try self.object(record)
+            if let ifMatch, !ETag.matches(ifMatch, ETag.of(current), weakly: false) {
+                var error = ResourceError(
+                    status: 412, code: "precondition_failed",
+                    message: "\(self.schema.modelName) \(call.id ?? "") changed since the version If-Match names")
+                error.headers["ETag"] = ETag.of(current)
+                throw error
+            }
+            var values = sent
+            if let id = values.removeValue(forKey: 0), id != record.__values[0] {
+                throw ResourceError.unprocessable("read_only", "an update cannot change the id", field: self.key(0))
+            }
+            if replacing {
+                let defaults = self.schema.newRecordValues()
+                for column in 1..<self.schema.columns.count where values[column] == nil && !self.readOnly.contains(column) && !self.stamped.contains(column) {
+                    if self.codec.key(forColumn: column) != nil { values[column] = defaults[column] }
+                }
+            }
+            try self.refuseReadOnly(values, stored: record.__values)
+            try self.apply(call, to: &values, stored: record.__values)
+            for (column, value) in values.sorted(by: { $0.key < $1.key }) {
+                try record.set(self.schema.columns[column].name, to: value)
+            }
+            try await record.save(to: call.store)
+            return try self.object(record)
+        }
+        return .json(200, body(.dictionary(saved)), headers: [("ETag", ETag.of(saved))])
+    }
+
+    /// `DELETE` of one record through `destroy()` (delete rules apply), honouring
+    /// `If-Match`; 204.
+    func delete(_ call: ResourceCall) async throws -> ResourceResponse {
+        let ifMatch = call.request.header("If-Match")
+        try await call.store.transaction { _ in
+            let record = try await self.record(call, locking: true)
+            if let ifMatch {
+                let current = ETag.of(try self.object(record))
+                guard ETag.matches(ifMatch, current, weakly: false) else {
+                    var error = ResourceError(
+                        status: 412, code: "precondition_failed",
+                        message: "\(self.schema.modelName) \(call.id ?? "") changed since the version If-Match names")
+                    error.headers["ETag"] = current
+                    throw error
+                }
+            }
+            guard try await record.destroy() else {
+                throw ResourceError(status: 409, code: "declined", message: "\(self.schema.modelName) \(call.id ?? "") declined to be deleted")
+            }
+        }
+        return ResourceResponse(status: 204)
+    }
+
+    // MARK: Body rules
+
+    var envelopeKey: String? {
+        if case .some(.some(let key)) = resource.envelope { return key }
+        return nil
+    }
+
+    var reader: BodyReader { BodyReader(codec: codec, ignoresUnknownKeys: options.ignoresUnknownKeys) }
+
+    /// The JSON key of a column, for messages.
+    func key(_ column: Int) -> String { codec.key(forColumn: column) ?? schema.columns[column].name }
+
+    /// Refuses values for read-only columns (unless unchanged from `stored`).
+    func refuseReadOnly(_ values: [Int: ModelValue], stored: [ModelValue]?) throws(ResourceError) {
+        for (column, value) in values where readOnly.contains(column) {
+            // Unchanged as the client saw it (its JSON form: dates to the millisecond).
+            if let stored, (try? codec.jsonValue(stored[column], forColumn: column)) == (try? codec.jsonValue(value, forColumn: column)) {
+                continue
+            }
+            if stored == nil, value.isNull { continue }
+            throw ResourceError.unprocessable("read_only", "\(key(column)) is set by the server", field: key(column))
+        }
+    }
+
+    /// Applies the call's constraints: a body may repeat them but not contradict them —
+    /// a path value (owner key) is a 422, a scope value a 403 — and a create gets them.
+    func apply(_ call: ResourceCall, to values: inout [Int: ModelValue], stored: [ModelValue]? = nil) throws(ResourceError) {
+        for (column, required) in call.fixed.sorted(by: { $0.key < $1.key }) {
+            if let sent = values[column], sent != required {
+                throw ResourceError.unprocessable(
+                    "conflict", "\(key(column)) is \(ModelJSON.serialize(required)) by the path", field: key(column))
+            }
+            if stored == nil { values[column] = required }
+        }
+        for (column, required) in call.scope.sorted(by: { $0.key < $1.key }) {
+            if let sent = values[column], sent != required {
+                throw ResourceError(status: 403, code: "forbidden", message: "\(key(column)) may not be set to \(ModelJSON.serialize(sent))")
+            }
+            if stored == nil { values[column] = required }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import ModelServer
+import Testing
+
+/// Lists: both query formats through the model layer, strict parameters, page bounds,
+/// `X-Total-Count` and `Link` paging in the request's own format, envelopes.
+@Suite struct ResourceQueryTests {
+    static func seeded(_ configure: (inout ResourceOptions) -> Void = { _ in }) async throws -> ServerFixture {
+        var options = ResourceOptions()
+        configure(&options)
+        let fixture = try ServerFixture(options: options)
+        for k in 0..<12 { _ = try await fixture.todo("t\(k)", priority: k % 6) }
+        return fixture
+    }
+
+    static func titles(_ response: ResourceResponse) -> [String] {
+        guard case .array(let objects) = response.json else { return [] }
+        return objects.compactMap { if case .string(let t) = $0["title"] ?? .null { t } else { nil } }
+    }
+
+    @Test func plainAndParseStyleQueriesAgree() async throws {
+        let fixture = try await Self.seeded()
+        let plain = await fixture.send("GET", "/srv_todos?priority_gte=3&priority_lt=5&sort=-priority,title")
+        let parse = await fixture.send("GET", #"/srv_todos?where={"priority":{"$gte":3,"$lt":5}}&order=-priority,title"#)
+        #expect(plain.status == 200 && parse.status == 200, "\(plain.text) \(parse.text)")
+        #expect(Self.titles(plain) == ["t10", "t4", "t3", "t9"])
+        #expect(Self.titles(parse) == Self.titles(plain))
+        #expect(plain.header("X-Total-Count") == "4")
+    }
+
+    @Test func unknownOrMalformedParametersAre400sNamingThem() async throws {
+        let fixture = try await Self.seeded()
+        for (target, named) in [
+            ("/srv_todos?colour=red", "colour"), ("/srv_todos?priority=high", "priority"), ("/srv_todos?sort=nope", "nope"),
+            ("/srv_todos?limit=-1", "limit"), (#"/srv_todos?where={"$where":"1"}"#, "$where"), ("/srv_todos?limit=5000", "limit"),
+        ] {
+            let response = await fixture.send("GET", target)
+            #expect(response.status == 400 && response.code == "bad_query", "\(target): \(response.text)")
+            #expect(response.text.contains(named), "\(target): \(response.text)")
+        }
+    }
+
+    @Test func pagesLinkToTheNextInTheSameFormatUntilTheEnd() async throws {
+        let fixture = try await Self.seeded { $0.limits.pageSize = 5 }
+        for first in ["/srv_todos?sort=title", "/srv_todos?order=title&limit=5&where={}"] {
+            var target: String? = first
+            var seen: [String] = []
+            var pages = 0
+            while let next = target, pages < 10 {
+                let response = await fixture.send("GET", next)
+                #expect(response.status == 200 && response.header("X-Total-Count") == "12", "\(next): \(response.text)")
+                #expect(Self.titles(response).count <= 5)
+                seen += Self.titles(response)
+                pages += 1
+                target = response.header("Link").flatMap { link in
+                    link.split(separator: ">").first.map { String($0.dropFirst()) }
+                }
+            }
+            #expect(pages == 3 && seen == (0..<12).map { "t\($0)" }.sorted(), "\(first)")
+        }
+        // An unbounded request gets the largest page, and a link to the rest.
+        let all = await fixture.send("GET", "/srv_todos")
+        #expect(Self.titles(all).count == 5 && all.header("Link")?.contains("offset=5") == true)
+    }
+
+    @Test func headAnswersHeadersOnlyAndEnvelopesWrapBodies() async throws {
+        let fixture = try await Self.seeded()
+        let head = await fixture.send("HEAD", "/srv_todos?done=false")
+        #expect(head.status == 200 && head.body.isEmpty && head.header("X-Total-Count") == "12")
+        var enveloped = ModelResources(store: fixture.store)
+        var resource = RESTResource()
+        resource.envelope = "todo"
+        try enveloped.register(SrvTodo.self, resource)
+        let one = await enveloped.respond(to: ResourceRequest(method: "GET", target: "/srv_todos/1"))
+        #expect(one.json["todo"]?["title"] == "t0")
+        let created = await enveloped.respond(
+            to: ResourceRequest(method: "POST", target: "/srv_todos", body: Data(#"{"todo":{"title":"wrapped"}}"#.utf8)))
+        #expect(created.status == 201 && created.json["todo"]?["title"] == "wrapped", "\(created.text)")
+    }
+}

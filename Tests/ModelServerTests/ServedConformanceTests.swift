@@ -1,0 +1,61 @@
+import AdapterConformance
+import Foundation
+import ModelServer
+import RESTTestServer
+import SQLiteAdapter
+import Testing
+
+/// RESTAdapter against the resource core over real HTTP (the test server's socket
+/// server in front of `ModelResources` on SQLite): the shared conformance suite, so the
+/// client and the server code we ship are checked against each other, in both query
+/// formats.
+@Suite struct ServedConformanceTests {
+    static let servers = Locked<[RESTTestServer]>([])
+
+    /// A fresh SQLite-backed server for one group, and a client on it.
+    /// Both sides read one resource declaration (here: the query format).
+    static func client(_ encoder: any RESTQueryEncoder) throws -> RESTAdapter {
+        var resources = ModelResources(store: try SQLiteAdapter())
+        for schema in AdapterConformance.modelSchemas { try resources.register(schema: schema, RESTResource(queryEncoder: encoder)) }
+        let server = try RESTTestServer(serving: resources)
+        servers.withLock { $0.append(server) }
+        var configuration = RESTConfiguration()
+        configuration.queryEncoder = encoder
+        return RESTAdapter(baseURL: server.baseURL, configuration: configuration)
+    }
+
+    static let reopen: @Sendable (any PersistenceAdapter) throws -> any PersistenceAdapter = { old in
+        guard let old = old as? RESTAdapter else { throw CocoaError(.featureUnsupported) }
+        return RESTAdapter(baseURL: old.baseURL, configuration: old.configuration)
+    }
+
+    static let parseStyle = AdapterConformance(
+        adapter: "RESTAdapter → ModelResources (Parse-style queries)", capabilities: [.persistence],
+        limitations: [.noTransactions, .partialQueries, .jsonValues, .unnamedConstraintColumns, .modelServer], reopen: reopen
+    ) { try client(ParseQueryEncoder()) }
+
+    static let plain = AdapterConformance(
+        adapter: "RESTAdapter → ModelResources (plain queries)", capabilities: [.persistence],
+        limitations: [.noTransactions, .partialQueries, .jsonValues, .unnamedConstraintColumns, .modelServer], reopen: reopen
+    ) { try client(PlainQueryEncoder()) }
+
+    @Test(arguments: ConformanceGroup.allCases) func parseStyleQueries(_ group: ConformanceGroup) async {
+        let report = await Self.parseStyle.run([group])
+        for failure in report.failures { Issue.record(Comment(rawValue: failure.description)) }
+        #expect(report.checked[group] ?? 0 > 0 || group == .transactions, "\(report)")
+        let expectedSkips: Set<ConformanceGroup> = [
+            .transactions, .asyncAPI, .concurrency, .notifications, .observation, .contexts, .closing, .writesByID, .relations,
+            .uniqueness,
+        ]
+        #expect(report.skipped.isEmpty || expectedSkips.contains(group), "\(report)")
+    }
+
+    /// Plain parameters express less (no text matching, no null tests): the groups whose
+    /// queries they can send, as for the schema-less test server.
+    @Test(arguments: [ConformanceGroup.operators, .ordering, .eagerLoading, .crud, .ids])
+    func plainQueries(_ group: ConformanceGroup) async {
+        let report = await Self.plain.run([group])
+        for failure in report.failures { Issue.record(Comment(rawValue: failure.description)) }
+        #expect(report.checked[group] ?? 0 > 0 || group == .transactions, "\(report)")
+    }
+}
