@@ -1,5 +1,6 @@
 import Foundation
 import ModelServer
+import SQLiteAdapter
 import Testing
 
 /// Create, read, update and delete through the resource core: status codes, headers,
@@ -59,10 +60,27 @@ import Testing
         // Another user's same key is another request.
         let other = await fixture.send("POST", "/srv_todos", #"{"title":"once"}"#, headers: key + [("Authorization", "Bearer b")])
         #expect(other.status == 201 && other.json["id"] == 2)
-        // A refused request is remembered as refused.
+        // A refused request writes nothing and is not remembered: the retry is refused again.
         let invalid = await fixture.send("POST", "/srv_todos", #"{"title":""}"#, headers: [("Idempotency-Key", "k-2")])
         let invalidAgain = await fixture.send("POST", "/srv_todos", #"{"title":""}"#, headers: [("Idempotency-Key", "k-2")])
-        #expect(invalid.status == 422 && invalidAgain.status == 422 && invalidAgain.header("Idempotent-Replayed") == "true")
+        #expect(invalid.status == 422 && invalidAgain.status == 422 && invalidAgain.header("Idempotent-Replayed") == nil)
+    }
+
+    @Test func idempotencyKeysLiveInTheStoreAndSurviveARestart() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("idem-\(UUID()).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let key: [(name: String, value: String)] = [("Idempotency-Key", "order-7")]
+        var first = ModelResources(store: try SQLiteAdapter(path: path))
+        try first.register(SrvTodo.self)
+        let created = await first.respond(to: ResourceRequest(method: "POST", target: "/srv_todos", headers: key, body: Data(#"{"title":"once"}"#.utf8)))
+        #expect(created.status == 201)
+        try first.store.close()
+        // A new process on the same file: the retry is answered from the store.
+        var second = ModelResources(store: try SQLiteAdapter(path: path))
+        try second.register(SrvTodo.self)
+        let retried = await second.respond(to: ResourceRequest(method: "POST", target: "/srv_todos", headers: key, body: Data(#"{"title":"once"}"#.utf8)))
+        #expect(retried.status == 201 && retried.body == created.body && retried.header("Location") == created.header("Location"))
+        #expect(try await SrvTodo.count(in: second.store) == 1)
     }
 
     @Test func nestedRoutesFixTheOwnerAndCheckIt() async throws {

@@ -32,9 +32,9 @@ public struct ModelResources: Sendable {
         /// Whether each request runs in a fresh ``ModelContext`` of its own (one instance
         /// per record for the hooks and validations it runs; dropped when it ends).
         public var requestContext = false
-        /// How many `Idempotency-Key`s are remembered (oldest forgotten first), and for how long.
-        public var idempotencyCapacity = 10_000
-        /// How long a `POST`'s response is replayed for its `Idempotency-Key`.
+        /// How long a `POST`'s response is replayed for its `Idempotency-Key` (the keys
+        /// live in the store, table `swiftmodel_idempotency_keys`; expired ones are deleted
+        /// as new ones arrive).
         public var idempotencyLifetime: Duration = .seconds(24 * 3600)
 
         /// The defaults: 1 MiB bodies, no prefix, no authorisation, no request context.
@@ -52,7 +52,7 @@ public struct ModelResources: Sendable {
     public init(store: any PersistenceAdapter, configuration: Configuration = Configuration()) {
         self.store = store
         self.configuration = configuration
-        idempotency = IdempotencyCache(capacity: configuration.idempotencyCapacity, lifetime: configuration.idempotencyLifetime)
+        idempotency = IdempotencyCache(lifetime: configuration.idempotencyLifetime)
     }
 
     /// Serves `type` at the routes `resource` declares (default: `/<table>` and

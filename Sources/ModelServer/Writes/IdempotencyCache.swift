@@ -1,108 +1,106 @@
 import Foundation
 
-/// Remembers the responses of `POST`s sent with an `Idempotency-Key`, so a client that
-/// retries after a lost response gets the first response again instead of a second
-/// record. Keys are scoped by path and credentials (`Authorization`), bounded in number
-/// (oldest forgotten first) and in time. A key reused with another body is a 422
-/// `idempotency_key_reused`; a key whose first request is still running is a 409
-/// `idempotency_key_in_use`. Server errors (5xx) are not remembered: the retry runs again.
+/// `Idempotency-Key` on `POST`: a client that retries after a lost response gets the first
+/// response again instead of a second record.
 ///
-/// In memory, per process: servers behind a load balancer need a shared store for keys
-/// (a follow-up). `@unchecked Sendable`: `entries` and `order` are read and written only
-/// while holding `lock`.
+/// A create's response is stored with its key in the served store, in the create's own
+/// transaction (``IdempotencyRecord``), so the answer survives crashes and restarts and is
+/// shared by every server process on the store. Keys are scoped by method, path and
+/// credentials (a hash of `Authorization`) and remembered for ``lifetime``. A key reused
+/// with another body is a 422 `idempotency_key_reused`; a key whose first request is still
+/// running in this process is a 409 `idempotency_key_in_use` (in another process, the
+/// second create fails on the key's unique index and answers the same 409). A refused
+/// request (4xx) is not remembered: nothing was written, and the retry is refused again.
+///
+/// `@unchecked Sendable`: `running` is read and written only while holding `lock`.
 final class IdempotencyCache: @unchecked Sendable {
-    private enum Entry {
-        case running(fingerprint: UInt64)
-        case done(fingerprint: UInt64, response: ResourceResponse, at: ContinuousClock.Instant)
-    }
-
     private let lock = NSLock()
-    private var entries: [String: Entry] = [:]
-    private var order: [String] = []
-    private var orderStart = 0
-    private let capacity: Int
-    private let lifetime: Duration
+    private var running: Set<String> = []
+    private var sinceSweep = 0
+    let lifetime: Duration
 
-    init(capacity: Int, lifetime: Duration) {
-        self.capacity = max(1, capacity)
+    init(lifetime: Duration) {
         self.lifetime = lifetime
     }
 
-    /// A claim on a request's key, settled with the response.
-    struct Reservation {
-        let cache: IdempotencyCache
+    /// A claim on a request's key for the duration of its create.
+    struct Claim: Sendable {
         let key: String
-        let fingerprint: UInt64
-
-        func finish(_ response: ResourceResponse) { cache.finish(key, fingerprint, response) }
+        let given: String
+        let fingerprint: Int64
     }
 
-    /// Claims `request`'s key: nil without one; throws the replayed response (as a
-    /// ``ResourceReplay``) or the conflict when the key is known.
-    func begin(_ request: ResourceRequest) throws -> Reservation? {
+    /// Claims `request`'s key: nil without one.
+    func claim(_ request: ResourceRequest) throws(ResourceError) -> Claim? {
         guard let given = request.header("Idempotency-Key") else { return nil }
         guard !given.isEmpty, given.utf8.count <= 255 else {
             throw ResourceError.badRequest("bad_idempotency_key", "an Idempotency-Key has 1 to 255 characters")
         }
-        let key = [request.method, request.path, request.header("Authorization") ?? "", given].joined(separator: "\u{0}")
-        let fingerprint = Self.fingerprint(request.body)
-        let now = ContinuousClock.now
-        return try lock.withLock { () throws -> Reservation in
-            switch entries[key] {
-            case .running(let seen):
-                guard seen == fingerprint else { throw Self.reused(given) }
-                throw ResourceError(
-                    status: 409, code: "idempotency_key_in_use", message: "a request with Idempotency-Key \(given) is still running")
-            case .done(let seen, let response, let at) where now - at < lifetime:
-                guard seen == fingerprint else { throw Self.reused(given) }
-                var replay = response
-                replay.headers.append(("Idempotent-Replayed", "true"))
-                throw ResourceReplay(response: replay)
-            default:
-                entries[key] = .running(fingerprint: fingerprint)
-                order.append(key)
-                evict()
-                return Reservation(cache: self, key: key, fingerprint: fingerprint)
-            }
+        let credentials = String(UInt64(bitPattern: Self.fingerprint(Data((request.header("Authorization") ?? "").utf8))), radix: 16)
+        let claim = Claim(
+            key: "\(request.method) \(request.path) \(credentials) \(given)", given: given, fingerprint: Self.fingerprint(request.body))
+        let inserted = lock.withLock { running.insert(claim.key).inserted }
+        guard inserted else { throw Self.inUse(given) }
+        return claim
+    }
+
+    /// Releases a claim once its request has an answer.
+    func release(_ claim: Claim) {
+        _ = lock.withLock { running.remove(claim.key) }
+    }
+
+    /// The remembered response for `claim`, looked up in the create's transaction: nil when
+    /// none (or an expired one, deleted now); a 422 for another body.
+    func replay(_ claim: Claim, in store: any PersistenceAdapter) async throws -> ResourceResponse? {
+        guard let record = try await IdempotencyRecord.where("scoped_key").eq(claim.key).using(store).first() else { return nil }
+        if let created = record.createdAt, Date().timeIntervalSince(created) > lifetime.secondsValue {
+            _ = try await record.delete()
+            return nil
+        }
+        guard record.fingerprint == claim.fingerprint else {
+            throw ResourceError(
+                status: 422, code: "idempotency_key_reused", message: "Idempotency-Key \(claim.given) was used with another request body")
+        }
+        var response = record.response
+        response.headers.append(("Idempotent-Replayed", "true"))
+        return response
+    }
+
+    /// Stores `response` under `claim`, in the create's transaction; now and then deletes
+    /// expired keys too.
+    func remember(_ response: ResourceResponse, for claim: Claim, in store: any PersistenceAdapter) async throws {
+        let record = IdempotencyRecord()
+        record.scopedKey = claim.key
+        record.fingerprint = claim.fingerprint
+        record.remember(response)
+        try await record.save(to: store)
+        let sweep = lock.withLock { () -> Bool in
+            sinceSweep += 1
+            guard sinceSweep >= 1_000 else { return false }
+            sinceSweep = 0
+            return true
+        }
+        if sweep {
+            let cutoff = Date().addingTimeInterval(-lifetime.secondsValue)
+            _ = try await IdempotencyRecord.where("created_at").lt(.date(cutoff)).using(store).deleteAll()
         }
     }
 
-    private func finish(_ key: String, _ fingerprint: UInt64, _ response: ResourceResponse) {
-        lock.withLock {
-            if response.status >= 500 {
-                entries[key] = nil
-            } else {
-                entries[key] = .done(fingerprint: fingerprint, response: response, at: .now)
-            }
-        }
+    static func inUse(_ given: String) -> ResourceError {
+        ResourceError(status: 409, code: "idempotency_key_in_use", message: "a request with Idempotency-Key \(given) is still running")
     }
 
-    /// Forgets the oldest keys beyond the capacity (their order list compacted now and then).
-    private func evict() {
-        while order.count - orderStart > capacity {
-            let oldest = order[orderStart]
-            orderStart += 1
-            if case .done = entries[oldest] { entries[oldest] = nil }
-        }
-        if orderStart > capacity {
-            order.removeFirst(orderStart)
-            orderStart = 0
-        }
-    }
-
-    private static func reused(_ key: String) -> ResourceError {
-        ResourceError(
-            status: 422, code: "idempotency_key_reused", message: "Idempotency-Key \(key) was used with another request body")
-    }
-
-    private static func fingerprint(_ body: Data) -> UInt64 {
+    private static func fingerprint(_ body: Data) -> Int64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in body { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
+        return Int64(bitPattern: hash)
     }
 }
 
-/// A remembered response answering a repeated `Idempotency-Key`.
-struct ResourceReplay: Error {
-    let response: ResourceResponse
+extension Duration {
+    /// The duration in seconds.
+    var secondsValue: Double {
+        let (s, attoseconds) = components
+        return Double(s) + Double(attoseconds) / 1e18
+    }
 }

@@ -5,24 +5,6 @@ extension ModelEndpoint {
     /// saved through the model layer in a transaction; 201 with `Location` and `ETag`.
     /// A repeated `Idempotency-Key` replays the first response.
     func create(_ call: ResourceCall) async throws -> ResourceResponse {
-        let reserved: IdempotencyCache.Reservation?
-        do {
-            reserved = try call.resources.idempotency.begin(call.request)
-        } catch let replay as ResourceReplay {
-            return replay.response
-        }
-        do {
-            let response = try await createOnce(call)
-            reserved?.finish(response)
-            return response
-        } catch {
-            let failure = ResourceFailure.error(from: error, codec: codec)
-            reserved?.finish(failure.response)
-            throw failure
-        }
-    }
-
-    private func createOnce(_ call: ResourceCall) async throws -> ResourceResponse {
         let object = try BodyReader.object(call.request.body, envelope: envelopeKey)
         var values = try reader.values(object).filter { !stamped.contains($0.key) }
         if let id = values[0], !id.isNull, resource.idAssignment == .server {
@@ -31,17 +13,30 @@ extension ModelEndpoint {
         try refuseReadOnly(values, stored: nil)
         try apply(call, to: &values)
         let written = values
-        let (object: saved, location: path) = try await call.store.transaction { _ in
-            let record = M()
-            for (column, value) in written.sorted(by: { $0.key < $1.key }) where !(column == 0 && value.isNull) {
-                try record.set(schema.columns[column].name, to: value)
+        let idempotency = call.resources.idempotency
+        let claim = try idempotency.claim(call.request)
+        defer { if let claim { idempotency.release(claim) } }
+        do {
+            return try await call.store.transaction { _ in
+                if let claim, let replay = try await idempotency.replay(claim, in: call.store) { return replay }
+                let record = M()
+                for (column, value) in written.sorted(by: { $0.key < $1.key }) where !(column == 0 && value.isNull) {
+                    try record.set(self.schema.columns[column].name, to: value)
+                }
+                try await record.save(to: call.store)
+                let saved = try self.object(record)
+                var headers: [(name: String, value: String)] = [("ETag", ETag.of(saved))]
+                if let path = self.location(record, nested: !call.fixed.isEmpty) {
+                    headers.append(("Location", call.resources.configuration.pathPrefix + path))
+                }
+                let response = ResourceResponse.json(201, self.body(.dictionary(saved)), headers: headers)
+                if let claim { try await idempotency.remember(response, for: claim, in: call.store) }
+                return response
             }
-            try await record.save(to: call.store)
-            return (object: try self.object(record), location: self.location(record, nested: !call.fixed.isEmpty))
+        } catch let error as StoreError where error.kind == .uniqueViolation && error.table == IdempotencyRecord.tableName {
+            // Another process created under the same key meanwhile: its answer will be replayed.
+            throw IdempotencyCache.inUse(claim?.given ?? "")
         }
-        var headers: [(name: String, value: String)] = [("ETag", ETag.of(saved))]
-        if let path { headers.append(("Location", call.resources.configuration.pathPrefix + path)) }
-        return .json(201, body(.dictionary(saved)), headers: headers)
     }
 
     /// `PATCH` (the keys sent) or `PUT` (every writable column; missing ones take their
