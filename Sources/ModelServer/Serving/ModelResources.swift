@@ -37,6 +37,11 @@ public struct ModelResources: Sendable {
         /// as new ones arrive).
         public var idempotencyLifetime: Duration = .seconds(24 * 3600)
 
+        /// Called after each successful write (`POST`, `PATCH`, `PUT`, `DELETE` answered
+        /// 2xx) has committed, before its response is returned: audit logs, metrics, cache
+        /// invalidation, fault injection in tests.
+        public var afterCommit: (@Sendable (ResourceRequest, ResourceResponse) async -> Void)?
+
         /// The defaults: 1 MiB bodies, no prefix, no authorisation, no request context.
         public init() {}
     }
@@ -104,6 +109,10 @@ public struct ModelResources: Sendable {
         }
         let operation = try target.operation(request.method)
         let call = try await ResourceCall(request: request, target: target, operation: operation, resources: self)
-        return try await target.endpoint.handle(call)
+        let response = try await target.endpoint.handle(call)
+        if let afterCommit = configuration.afterCommit, operation != .list, operation != .read, (200..<300).contains(response.status) {
+            await afterCommit(request, response)
+        }
+        return response
     }
 }

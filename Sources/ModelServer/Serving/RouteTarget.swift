@@ -30,7 +30,48 @@ struct RouteTarget: Sendable {
     }
 }
 
+/// One path template the served models answer at, and its methods: for frameworks
+/// that route by themselves (Hummingbird's trie) before handing the request over.
+public struct ResourceRouteTemplate: Sendable, Hashable {
+    /// The path template with the prefix, `:column` placeholders (`/todos/:todo_id/items/:id`).
+    public let path: String
+    /// The methods served there (`GET`, `HEAD`, `POST` / `PATCH`, `PUT`, `DELETE`).
+    public let methods: [String]
+    /// The model's name.
+    public let model: String
+}
+
 extension ModelResources {
+    /// Every route the served models answer at, nested before flat, in registration order.
+    public var routeTemplates: [ResourceRouteTemplate] {
+        var templates: [ResourceRouteTemplate] = []
+        var seen: Set<String> = []
+        for endpoint in endpoints {
+            let routes = endpoint.routes
+            var pairs: [(RESTRoutes.Template, Bool)] = []
+            if let nested = routes.nested { pairs += [(nested.collection, false), (nested.instance, true)] }
+            if routes.flatAllowed { pairs += [(routes.collection, false), (routes.instance, true)] }
+            for (template, instance) in pairs {
+                let path = configuration.pathPrefix + "/" + template.description.split(separator: "/").joined(separator: "/")
+                guard seen.insert(path).inserted else { continue }
+                let served = endpoint.options.operations
+                let methods: [(String, ResourceOperation)] =
+                    instance
+                    ? [("GET", .read), ("HEAD", .read), ("PATCH", .update), ("PUT", .update), ("DELETE", .delete)]
+                    : [("GET", .list), ("HEAD", .list), ("POST", .create)]
+                templates.append(
+                    ResourceRouteTemplate(
+                        path: path, methods: methods.filter { served.contains($0.1) }.map(\.0), model: endpoint.schema.modelName))
+            }
+        }
+        return templates
+    }
+
+    /// Whether a request path (percent-encoded, query allowed) names a served route.
+    public func serves(_ target: Substring) -> Bool {
+        resolve(String(target.prefix { $0 != "?" })) != nil
+    }
+
     /// The served model and route `path` names: nested routes first, then flat ones (a
     /// nested resource's only when it is shallow), in registration order.
     func resolve(_ path: String) -> RouteTarget? {

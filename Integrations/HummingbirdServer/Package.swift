@@ -1,0 +1,46 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// SwiftModel's resource core (ModelServer) on Hummingbird 2, and TodoServer, an example
+/// server. A package of its own so the main package keeps no package dependencies.
+let package = Package(
+    name: "SwiftModelHummingbird",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
+    products: [
+        .library(name: "HummingbirdModelServer", targets: ["HummingbirdModelServer"]),
+        .executable(name: "TodoServer", targets: ["TodoServer"]),
+    ],
+    dependencies: [
+        .package(name: "SwiftModel", path: "../.."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    ],
+    targets: [
+        .target(
+            name: "HummingbirdModelServer",
+            dependencies: [
+                .product(name: "ModelServer", package: "SwiftModel"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
+        // The models and resource declarations TodoServer serves and its clients register.
+        .target(name: "TodoModels", dependencies: [.product(name: "ModelServer", package: "SwiftModel")]),
+        .executableTarget(
+            name: "TodoServer",
+            dependencies: [
+                "HummingbirdModelServer", "TodoModels",
+                .product(name: "SQLiteAdapter", package: "SwiftModel"),
+                .product(name: "PostgresAdapter", package: "SwiftModel"),
+            ]),
+        .testTarget(
+            name: "HummingbirdModelServerTests",
+            dependencies: [
+                "HummingbirdModelServer", "TodoModels",
+                .product(name: "SQLiteAdapter", package: "SwiftModel"),
+                .product(name: "PostgresAdapter", package: "SwiftModel"),
+                .product(name: "RESTAdapter", package: "SwiftModel"),
+                .product(name: "AdapterConformance", package: "SwiftModel"),
+            ]),
+    ],
+    swiftLanguageModes: [.v6]
+)
