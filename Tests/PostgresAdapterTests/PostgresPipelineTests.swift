@@ -51,6 +51,25 @@ struct PostgresPipelineTests {
         #expect(try Self.codes(store) == ["A"])
     }
 
+    /// An async transaction whose commit fails (the pipelined insert's violation arrives
+    /// with the COMMIT) throws it and restores the records — once: it used to roll the
+    /// already-ended level back again and trap.
+    @Test func anAsyncTransactionWhoseCommitFailsThrowsAndRestores() async throws {
+        let store = try PostgresTestServer.store()
+        _ = try await PgTicket.create(["code": "A"], in: store)
+        let error = await #expect(throws: StoreError.self) {
+            try await store.transaction { _ in
+                _ = try await PgTicket.create(["code": "B"], in: store)
+                _ = try await PgTicket.create(["code": "A"], in: store)
+            }
+        }
+        #expect(error?.kind == .uniqueViolation)
+        #expect(try await PgTicket.count(in: store) == 1)
+        // The store goes on working.
+        try await store.transaction { _ in _ = try await PgTicket.create(["code": "C"], in: store) }
+        #expect(try await PgTicket.count(in: store) == 2)
+    }
+
     @Test func aFailureIsThrownByTheWriteThatFillsThePipelineOrReservesIDs() throws {
         let store = try PostgresTestServer.store()
         let tickets = try store.transaction { try (0..<600).map { try PgTicket.create(["code": .string("c\($0)")], in: store) } }

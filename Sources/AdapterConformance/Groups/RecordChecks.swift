@@ -179,8 +179,11 @@ enum RecordChecks {
         let all = try ConformanceKeywords.query().order(by: "order").all()
         c.equal(all.map(\.select), stored.map(\.text), "hostile strings stored exactly")
         for (k, text) in stored {
-            c.equal(try ConformanceKeywords.where(\.select == text).count(), 1, "equality finds hostile string \(k)")
-            c.equal(try ConformanceKeywords.where("group").eq(.string(text)).count(), k % 2 == 0 ? 1 : 0, "keyword column `group` \(k)")
+            // A query by a 40 KB value may be beyond what an HTTP adapter can send.
+            try c.expressible("equality on hostile string \(k)") {
+                c.equal(try ConformanceKeywords.where(\.select == text).count(), 1, "equality finds hostile string \(k)")
+                c.equal(try ConformanceKeywords.where("group").eq(.string(text)).count(), k % 2 == 0 ? 1 : 0, "keyword column `group` \(k)")
+            }
         }
         c.equal(try ConformanceKeywords.where("select").contains("'").count(), 2, "contains a quote")
         c.equal(try ConformanceKeywords.where("select").contains("%_").count(), 1, "wildcards are literal")

@@ -100,8 +100,15 @@ public struct AdapterConformance: Sendable {
             guard let checker = prepare(group, &report) else { continue }
             do {
                 switch group {
-                case .asyncAPI: try await ModelStore.using(checker.store) { try await AsyncChecks.asyncAPI(checker) }
-                case .observation: try await ModelStore.using(checker.store) { try await AsyncChecks.observation(checker) }
+                case .asyncAPI, .observation:
+                    // On a thread of their own too: the checks also make blocking calls.
+                    let executor = CheckThreadExecutor()
+                    defer { executor.finish() }
+                    try await withTaskExecutorPreference(executor) {
+                        try await ModelStore.using(checker.store) {
+                            if group == .asyncAPI { try await AsyncChecks.asyncAPI(checker) } else { try await AsyncChecks.observation(checker) }
+                        }
+                    }
                 default:
                     // Synchronous checks block on the store: on a thread of their own, never
                     // one of the cooperative pool's (a few, shared with every async test).

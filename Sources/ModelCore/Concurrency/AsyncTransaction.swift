@@ -57,15 +57,17 @@ public final actor AsyncTransaction {
     {
         guard let opened = try await store.beginTransaction(for: handle) else { return nil }
         handle.pushLevel()
+        let sent: Disconnected<R>
         do {
             try Task.checkCancellation()
-            let sent = Disconnected(value: try await body(self))
-            try await commit(opened)
-            return sent
+            sent = Disconnected(value: try await body(self))
         } catch {
             await rollBack(opened)
             throw error
         }
+        // A failed commit has undone everything itself (its level is gone): not a rollback.
+        try await commit(opened)
+        return sent
     }
 
     /// Commits: the store first, then the changes are announced. A failed commit rolls

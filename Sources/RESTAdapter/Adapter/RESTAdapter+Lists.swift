@@ -43,7 +43,14 @@ extension RESTAdapter {
             throw RESTError(.unsupportedQuery, model: model, message: error.description)
         }
         if query.limit == 0 { return nil }
-        return (try url(path, items, model: model), predicate, query)
+        let url = try url(path, items, model: model)
+        let length = url.absoluteString.utf8.count
+        guard length <= configuration.maxURLLength else {
+            throw RESTError(
+                .unsupportedQuery, model: model,
+                message: "the query's URL would have \(length) bytes, more than maxURLLength (\(configuration.maxURLLength)) lets a server accept")
+        }
+        return (url, predicate, query)
     }
 
     /// The collection path for a query and the condition left to encode: a nested

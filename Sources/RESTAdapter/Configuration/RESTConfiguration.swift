@@ -43,6 +43,11 @@ public struct RESTConfiguration: Sendable {
     public var crossOrigin: RESTCrossOriginPolicy = .refuse
     /// Redirects followed in one request before it fails (``RESTError/Kind/redirect``).
     public var maxRedirects = 5
+    /// The longest request URL sent. A list query whose parameters would make a longer one
+    /// (a condition on a 40 KB string) is refused before anything is sent, as
+    /// ``RESTError/Kind/unsupportedQuery``: servers and proxies refuse long request lines
+    /// (nginx and Apache at about 8 KB, Hummingbird's parser at 80 KB) with a bare 400 or 414.
+    public var maxURLLength = 8_192
     /// The largest response body accepted, counted after decompression while it arrives:
     /// a larger one fails with ``RESTError/Kind/responseTooLarge`` as soon as it passes
     /// the limit. 32 MiB by default.
