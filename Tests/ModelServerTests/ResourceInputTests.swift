@@ -64,6 +64,15 @@ import Testing
         #expect(patched.status == 200 && patched.json["title"] == "keep" && patched.json["done"] == true)
     }
 
+    @Test func engineErrorsMapByWhatTheySay() async throws {
+        let fixture = try ServerFixture()
+        let transient = await fixture.send("POST", "/srv_todos", #"{"title":"fail:transient"}"#)
+        #expect(transient.status == 503 && transient.header("Retry-After") == "1" && !transient.text.contains("connection lost"))
+        let value = await fixture.send("POST", "/srv_todos", #"{"title":"fail:value"}"#)
+        #expect(value.status == 422 && value.code == "invalid_value" && value.fields["note"] != nil, "\(value.text)")
+        #expect(try await SrvTodo.count(in: fixture.store) == 0)
+    }
+
     @Test func theServerAssignsIdsWhenTheResourceSaysSo() async throws {
         let store = ArrayAdapter()
         var resources = ModelResources(store: store)

@@ -21,10 +21,21 @@ final class SrvTodo: Model, Validatable {
 
     /// Whether each title's save ran inside a ModelContext (set by `beforeSave`).
     static let sawContext = Locked<[String: Bool]>([:])
-    func beforeSave() -> Bool {
+    func beforeSave() throws -> Bool {
         Self.sawContext.withLock { $0[title] = ModelContext.current != nil }
+        if title == "fail:transient" { throw EngineFailure(transient: true) }
+        if title == "fail:value" { throw EngineFailure(transient: false) }
         return title != "decline me"
     }
+}
+
+/// A store engine's error, as an adapter's own error type reports one.
+struct EngineFailure: SwiftModelError {
+    let transient: Bool
+    var description: String { transient ? "connection lost" : "value out of range for note" }
+    var columnName: String? { transient ? nil : "note" }
+    var isTransient: Bool { transient }
+    var isInvalidValue: Bool { !transient }
 }
 
 final class SrvItem: Model {

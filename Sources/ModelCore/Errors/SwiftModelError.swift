@@ -33,6 +33,14 @@ public protocol SwiftModelError: Error, CustomStringConvertible {
     /// Whether a store refused a write for a constraint: a unique value or id, a foreign
     /// key, a `NOT NULL` or `CHECK` (fluent-kit's `isConstraintFailure`).
     var isConstraintFailure: Bool { get }
+    /// Whether a store refused a value the caller sent: one its column cannot hold (text
+    /// with NUL in PostgreSQL, a number out of the column's range). Retrying the same
+    /// value fails the same way.
+    var isInvalidValue: Bool { get }
+    /// Whether the failure is about the store's availability, not the request: a lost
+    /// connection, no free connection in time, a serialization failure or deadlock.
+    /// Retrying later may succeed.
+    var isTransient: Bool { get }
 }
 
 extension SwiftModelError {
@@ -48,6 +56,10 @@ extension SwiftModelError {
     public var storeErrorKind: StoreError.Kind? { nil }
     /// Whether ``storeErrorKind`` is `.uniqueViolation` or `.duplicateID`.
     public var isConstraintFailure: Bool { storeErrorKind == .uniqueViolation || storeErrorKind == .duplicateID }
+    /// False: the error is not a refused value.
+    public var isInvalidValue: Bool { false }
+    /// False: the error is not about the store's availability.
+    public var isTransient: Bool { false }
 }
 
 extension StoreError: SwiftModelError {

@@ -44,6 +44,24 @@ enum ResourceFailure {
             }
         case let query as QueryError:
             return ResourceError(status: 400, code: "bad_query", message: query.description)
+        case let failure as any SwiftModelError:
+            let field = key(failure.columnName)
+            let fields = field.map { [$0: [failure.description]] } ?? [:]
+            if failure.storeErrorKind == .uniqueViolation || failure.storeErrorKind == .duplicateID {
+                return ResourceError(status: 409, code: "conflict", message: failure.description, fields: fields)
+            }
+            if failure.isConstraintFailure {
+                return ResourceError(status: 422, code: "constraint", message: failure.description, fields: fields)
+            }
+            if failure.isInvalidValue {
+                return ResourceError(status: 422, code: "invalid_value", message: failure.description, fields: fields)
+            }
+            if failure.isTransient {
+                var error = ResourceError(status: 503, code: "unavailable", message: "the store is unavailable; retry later")
+                error.headers["Retry-After"] = "1"
+                return error
+            }
+            return ResourceError(status: 500, code: "internal", message: "the server failed to answer")
         case is CancellationError:
             return ResourceError(status: 503, code: "cancelled", message: "the request was cancelled")
         default:

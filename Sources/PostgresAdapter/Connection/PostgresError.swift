@@ -152,4 +152,9 @@ extension PostgresError: SwiftModelError {
     public var storeErrorKind: StoreError.Kind? { kind == .uniqueViolation ? .uniqueViolation : nil }
     /// Whether the server refused an integrity constraint (SQLSTATE class 23).
     public var isConstraintFailure: Bool { sqlState?.hasPrefix("23") == true }
+    /// Whether the server (or the adapter, before sending) refused a value (class `22`).
+    public var isInvalidValue: Bool { kind == .invalidValue }
+    /// Whether the connection failed, none was free in time, or the transaction lost a
+    /// serialization race or deadlock.
+    public var isTransient: Bool { kind == .connection || kind == .poolTimeout || kind == .transactionConflict }
 }
