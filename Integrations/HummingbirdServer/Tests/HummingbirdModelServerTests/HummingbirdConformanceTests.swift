@@ -17,9 +17,9 @@ import Testing
         .uniqueness, .hostileValues,
     ]
 
-    static func suite(_ name: String, base: URL, makeServerStore: @escaping @Sendable () throws -> any PersistenceAdapter) -> AdapterConformance {
+    static func suite(_ name: String, base: URL, also: AdapterLimitations = [], makeServerStore: @escaping @Sendable () throws -> any PersistenceAdapter) -> AdapterConformance {
         AdapterConformance(
-            adapter: "RESTAdapter → Hummingbird → \(name)", capabilities: [.persistence], limitations: limitations,
+            adapter: "RESTAdapter → Hummingbird → \(name)", capabilities: [.persistence], limitations: limitations.union(also),
             reopen: { old in
                 guard let old = old as? RESTAdapter else { throw CocoaError(.featureUnsupported) }
                 return RESTAdapter(baseURL: old.baseURL, configuration: old.configuration)
@@ -51,7 +51,7 @@ import Testing
           arguments: ConformanceGroup.allCases)
     func onPostgreSQL(_ group: ConformanceGroup) async throws {
         let base = try await TenantServer.shared.baseURL()
-        let report = await Self.suite("PostgreSQL", base: base) { try PostgresServer.freshStore() }.run([group])
+        let report = await Self.suite("PostgreSQL", base: base, also: .textWithoutNUL) { try PostgresServer.freshStore() }.run([group])
         Self.check(report, group)
     }
 }
