@@ -101,7 +101,7 @@ let package = Package(
             dependencies: [
                 "ArrayAdapter", "FileAdapter", "SQLiteAdapter", "RESTAdapter", "RESTTestServer", "PostgresAdapter",
                 "AdapterConformance", "TestSupport", "ModelCore", "ModelQuery", "ModelValidation", "ModelSerialization",
-                "ModelSQL", "ModelForms", "ModelFormsUI",
+                "ModelSQL", "ModelForms", "ModelFormsUI", "ModelServer",
             ]),
         // A user module: the async API from the main actor and detached tasks, public API only.
         .testTarget(name: "AsyncAPITests", dependencies: ["ArrayAdapter", "SQLiteAdapter", "FileAdapter"]),

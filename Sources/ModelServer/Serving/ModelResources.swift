@@ -8,7 +8,7 @@ import Foundation
 /// ```swift
 /// var resources = ModelResources(store: try SQLiteAdapter(path: "todos.sqlite"))
 /// try resources.register(Todo.self)
-/// try resources.register(TodoItem.self, RESTResource(nestedUnder: "todo"))
+/// try resources.register(Assignee.self, RESTResource(nestedUnder: "todo"))
 /// let response = await resources.respond(to: ResourceRequest(method: "GET", target: "/todos?done=false"))
 /// ```
 ///
