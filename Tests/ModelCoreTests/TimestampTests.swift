@@ -61,3 +61,20 @@ struct TimestampTests {
         }
     }
 }
+
+/// The process-wide clock is read in constant depth however often it is read: it was kept
+/// in `Locked<() -> Date>`, where every read re-wrapped the function in two more
+/// reabstraction thunks, so the thousandth `now()` ran through 2,000 of them (a server's
+/// saves got slower for as long as it ran).
+@Test func readingTheClockDoesNotWrapItAgain() {
+    let depths = Locked<[Int]>([])
+    ModelClock.set {
+        depths.withLock { $0.append(Thread.callStackReturnAddresses.count) }
+        return Date()
+    }
+    defer { ModelClock.set(nil) }
+    for _ in 0..<1_000 { _ = ModelClock.now() }
+    let seen = depths.withLock { $0 }
+    #expect(seen.count == 1_000)
+    #expect(seen.first == seen.last, "stack depth at the first and last read: \(seen.first ?? 0), \(seen.last ?? 0)")
+}

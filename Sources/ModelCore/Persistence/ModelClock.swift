@@ -9,15 +9,23 @@ import Foundation
 /// try ModelClock.using({ fixed }) { try todo.save() }   // todo.createdAt == fixed
 /// ```
 public enum ModelClock {
-    private static let global = Locked<@Sendable () -> Date>({ Date() })
+    /// The clock in a concrete struct: a function stored directly in the generic
+    /// `Locked<Value>` is kept at the generic abstraction level, so every `inout` access
+    /// re-wrapped it in two more reabstraction thunks — each `now()` got slower, without
+    /// bound, for the life of the process.
+    private struct Clock {
+        var now: @Sendable () -> Date
+    }
+
+    private static let global = Locked(Clock(now: { Date() }))
     @TaskLocal private static var scoped: (@Sendable () -> Date)?
 
     /// The current time according to the active clock.
-    public static func now() -> Date { (scoped ?? global.withLock { $0 })() }
+    public static func now() -> Date { (scoped ?? global.withLock { $0.now })() }
 
     /// Replaces the process-wide clock (`nil` restores the system clock).
     public static func set(_ clock: (@Sendable () -> Date)?) {
-        global.withLock { $0 = clock ?? { Date() } }
+        global.withLock { $0.now = clock ?? { Date() } }
     }
 
     /// Runs `body` with `clock` in effect for the current task.

@@ -19,6 +19,8 @@ struct Options {
     var port = 8080
     var sqlite = "todos.sqlite"
     var postgres = ProcessInfo.processInfo.environment["DATABASE_URL"]
+    /// PostgreSQL connections in the pool.
+    var connections = 16
     /// Test fault: exit right after this many creates have committed, before answering.
     var exitAfterCreates: Int?
 
@@ -37,9 +39,13 @@ struct Options {
                 self.port = port
             case "--sqlite": sqlite = try value(flag)
             case "--postgres": postgres = try value(flag)
+            case "--connections":
+                let text = try value(flag)
+                guard let count = Int(text), count > 0 else { throw UsageError(message: "--connections \(text) is not a count") }
+                connections = count
             case "--exit-after-creates": exitAfterCreates = Int(try value(flag))
             case "--help", "-h":
-                print("usage: TodoServer [--port 8080] [--host 127.0.0.1] [--sqlite todos.sqlite | --postgres URL]")
+                print("usage: TodoServer [--port 8080] [--host 127.0.0.1] [--sqlite todos.sqlite | --postgres URL [--connections 16]]")
                 exit(0)
             default: throw UsageError(message: "unknown option \(flag)")
             }
@@ -60,7 +66,13 @@ func main() async throws {
     let store: any PersistenceAdapter
     let storeName: String
     if let url = options.postgres {
-        store = try PostgresAdapter(PostgresConfiguration(url))
+        var configuration = PostgresConfiguration(url)
+        configuration.maximumConnections = options.connections
+        // This server observes nothing and nobody listens to it: no LISTEN connection, no
+        // NOTIFY per commit (turn publishesChanges on for apps that observe this database).
+        configuration.listensForChanges = false
+        configuration.publishesChanges = false
+        store = try PostgresAdapter(configuration)
         storeName = "PostgreSQL"
     } else {
         store = try SQLiteAdapter(path: options.sqlite)
