@@ -30,6 +30,18 @@ extension ModelProtocol {
         return try materialize(row, schema: schema, store: store)
     }
 
+    /// The stored record with the id `key` (already the id column's value), or nil: for
+    /// code that holds ids as values (a server reading them from paths).
+    nonisolated(nonsending) package static func find(key: ModelValue, in adapter: any PersistenceAdapter) async throws -> Self? {
+        let (schema, store) = try context(adapter)
+        guard let native = AsyncStoreRoute.native(store) else {
+            return try await BlockingPool.shared.run(on: store) { try findRow(key, store: store) }
+        }
+        if let held = heldInContext(key, schema: schema, store: store) { return held }
+        guard let row = try await native.find(id: key, in: schema) else { return nil }
+        return try materialize(row, schema: schema, store: store)
+    }
+
     /// Every stored record, in insertion order (async; see ``all(in:)``).
     nonisolated(nonsending) public static func all(in adapter: (any PersistenceAdapter)? = nil) async throws -> [Self] {
         let (schema, store) = try context(adapter)

@@ -5,8 +5,13 @@ import Foundation
 enum ETag {
     /// The tag of `object`: `"` + 16 hex digits of its FNV-1a 64 hash + `"`.
     static func of(_ object: [String: ModelValue]) -> String {
+        of(bytes: ModelJSON.serializedBytes(.dictionary(object)))
+    }
+
+    /// The tag of an object already serialized (its keys sorted).
+    static func of(bytes: [UInt8]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in ModelJSON.serializedBytes(.dictionary(object)) {
+        for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         let hex = String(hash, radix: 16)

@@ -56,12 +56,10 @@ extension ModelEndpoint {
     /// `GET` of one record, with its `ETag`; `If-None-Match` naming it is a 304.
     func read(_ call: ResourceCall) async throws -> ResourceResponse {
         let record = try await record(call, locking: false)
-        let object = try self.object(record)
-        let tag = ETag.of(object)
-        if let wanted = call.request.header("If-None-Match"), ETag.matches(wanted, tag, weakly: true) {
+        let response = recordResponse(200, try self.object(record))
+        if let wanted = call.request.header("If-None-Match"), let tag = response.header("ETag"), ETag.matches(wanted, tag, weakly: true) {
             return ResourceResponse(status: 304, headers: [("ETag", tag)])
         }
-        let response = ResourceResponse.json(200, body(.dictionary(object)), headers: [("ETag", tag)])
         return call.request.method == "HEAD" ? ResourceResponse(status: 200, headers: response.headers) : response
     }
 }

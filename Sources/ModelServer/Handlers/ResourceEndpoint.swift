@@ -1,3 +1,5 @@
+import Foundation
+
 /// A served model, its generic type erased: what routing needs and the handler.
 protocol ResourceEndpoint: Sendable {
     var schema: ModelSchema { get }
@@ -71,6 +73,21 @@ struct ModelEndpoint<M: ModelProtocol>: ResourceEndpoint {
         try codec.object(from: record.__values)
     }
 
+    /// A record's response: its object serialized once, for the `ETag` and the body (bare
+    /// or in the resource's envelope).
+    func recordResponse(_ status: Int, _ object: [String: ModelValue], headers: [(name: String, value: String)] = []) -> ResourceResponse {
+        let bytes = ModelJSON.serializedBytes(.dictionary(object))
+        let body: Data
+        if case .some(.some(let key)) = resource.envelope {
+            body = Data(ModelJSON.serializedBytes([key: .dictionary(object)]))
+        } else {
+            body = Data(bytes)
+        }
+        return ResourceResponse(
+            status: status, headers: [("Content-Type", "application/json; charset=utf-8"), ("ETag", ETag.of(bytes: bytes))] + headers,
+            body: body)
+    }
+
     /// A single object's body: bare, or wrapped in the resource's envelope.
     func body(_ value: ModelValue) -> ModelValue {
         if case .some(.some(let key)) = resource.envelope { return [key: value] }
@@ -83,10 +100,17 @@ struct ModelEndpoint<M: ModelProtocol>: ResourceEndpoint {
         guard let id = PathValues.value(idText, column: 0, codec: codec) else {
             throw ResourceError.notFound(schema.modelName, idText)
         }
+        if !locking || call.store.rowLockSupport == .unsupported {
+            // By primary key (the store's prepared lookup), then the constraints in memory.
+            guard let record = try await M.find(key: id, in: call.store),
+                call.fixed.allSatisfy({ record.__values[$0.key] == $0.value }),
+                call.scope.allSatisfy({ record.__values[$0.key] == $0.value })
+            else { throw ResourceError.notFound(schema.modelName, idText) }
+            return record
+        }
         let byID = QueryPredicate.compare(column: 0, .equal, id)
-        var query = Query<M>().where(QueryCondition(predicate: call.constraint.map { .and([byID, $0]) } ?? byID)).using(call.store)
-        if locking, call.store.rowLockSupport != .unsupported { query = query.lockForUpdate() }
-        guard let record = try await query.first() else { throw ResourceError.notFound(schema.modelName, idText) }
+        let query = Query<M>().where(QueryCondition(predicate: call.constraint.map { .and([byID, $0]) } ?? byID)).using(call.store)
+        guard let record = try await query.lockForUpdate().first() else { throw ResourceError.notFound(schema.modelName, idText) }
         return record
     }
 

@@ -24,12 +24,11 @@ extension ModelEndpoint {
                     try record.set(self.schema.columns[column].name, to: value)
                 }
                 try await record.save(to: call.store)
-                let saved = try self.object(record)
-                var headers: [(name: String, value: String)] = [("ETag", ETag.of(saved))]
+                var headers: [(name: String, value: String)] = []
                 if let path = self.location(record, nested: !call.fixed.isEmpty) {
                     headers.append(("Location", call.resources.configuration.pathPrefix + path))
                 }
-                let response = ResourceResponse.json(201, self.body(.dictionary(saved)), headers: headers)
+                let response = self.recordResponse(201, try self.object(record), headers: headers)
                 if let claim { try await idempotency.remember(response, for: claim, in: call.store) }
                 return response
             }
@@ -49,7 +48,7 @@ extension ModelEndpoint {
         let sent = values
         let ifMatch = call.request.header("If-Match")
         let saved = try await call.store.transaction { _ in
-            let record = try await self.record(call, locking: true)
+            let record = try await self.record(call, locking: ifMatch != nil)
             let current = try self.object(record)
             if let ifMatch, !ETag.matches(ifMatch, ETag.of(current), weakly: false) {
                 var error = ResourceError(
@@ -76,7 +75,7 @@ extension ModelEndpoint {
             try await record.save(to: call.store)
             return try self.object(record)
         }
-        return .json(200, body(.dictionary(saved)), headers: [("ETag", ETag.of(saved))])
+        return recordResponse(200, saved)
     }
 
     /// `DELETE` of one record through `destroy()` (delete rules apply), honouring
@@ -84,7 +83,7 @@ extension ModelEndpoint {
     func delete(_ call: ResourceCall) async throws -> ResourceResponse {
         let ifMatch = call.request.header("If-Match")
         try await call.store.transaction { _ in
-            let record = try await self.record(call, locking: true)
+            let record = try await self.record(call, locking: ifMatch != nil)
             if let ifMatch {
                 let current = ETag.of(try self.object(record))
                 guard ETag.matches(ifMatch, current, weakly: false) else {
