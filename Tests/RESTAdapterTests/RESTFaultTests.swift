@@ -146,7 +146,8 @@ import Testing
         let start = ContinuousClock.now
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(ContinuousClock.now - start < .seconds(2))
+        // Well before the 5 s the server waits (loaded CI machines need seconds to schedule).
+        #expect(ContinuousClock.now - start < .seconds(4))
     }
 
     @Test func headersAndTokensAreSentAndRefreshedAfter401() throws {

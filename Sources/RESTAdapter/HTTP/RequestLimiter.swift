@@ -30,6 +30,9 @@ final class RequestLimiter: @unchecked Sendable {
 
     /// Takes a slot, suspending while all are in use.
     func acquire() async throws {
+        // A task cancelled before it asks takes no slot, even a free one (under load it may
+        // start only after the slot it would have waited for came free).
+        try Task.checkCancellation()
         let ticket: Int? = lock.withLock {
             if inUse < limit, head == waiters.count {
                 inUse += 1
