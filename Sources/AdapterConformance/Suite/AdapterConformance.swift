@@ -123,15 +123,21 @@ public struct AdapterConformance: Sendable {
     }
 
     /// Runs the synchronous checks of `group` on a new thread and suspends until they end.
+    /// The checker goes back through the hand-off's lock, so everything the thread wrote
+    /// happens-before what the task reads next (as Thread Sanitizer sees it too).
     private static func onOwnThread(_ group: ConformanceGroup, _ checker: ConformanceChecker) async throws {
         let handoff = CheckerHandoff(checker)
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let thread = Thread {
-                continuation.resume(with: Result { try ModelStore.using(handoff.checker.store) { try body(of: group)(handoff.checker) } })
+                handoff.lock.withLock {
+                    handoff.outcome = Result { try ModelStore.using(handoff.checker.store) { try body(of: group)(handoff.checker) } }
+                }
+                continuation.resume()
             }
             thread.stackSize = 8 << 20
             thread.start()
         }
+        try handoff.lock.withLock { try handoff.outcome.get() }
     }
 
     /// The checker for `group` on a fresh store, or nil when the group is skipped or the
@@ -188,10 +194,13 @@ public struct AdapterConformance: Sendable {
     }
 }
 
-/// A checker handed to the thread that runs its group: `@unchecked Sendable` because only
-/// one thread uses it at a time — the thread starts after the hand-off and the awaiting task
-/// reads it again only once the thread's continuation has resumed (no lock is needed).
+/// A checker handed to the thread that runs its group: `@unchecked Sendable` because the
+/// thread uses the checker and `outcome` only while holding `lock`, and the awaiting task
+/// reads them again only after taking `lock` once the thread is done.
 private final class CheckerHandoff: @unchecked Sendable {
     let checker: ConformanceChecker
+    /// Held by the thread while it runs the checks, and by the task when it reads the outcome.
+    let lock = NSLock()
+    var outcome: Result<Void, any Error> = .success(())
     init(_ checker: ConformanceChecker) { self.checker = checker }
 }
