@@ -101,8 +101,10 @@ public struct AdapterConformance: Sendable {
             do {
                 switch group {
                 case .asyncAPI, .observation:
-                    // On a thread of their own too: the checks also make blocking calls.
-                    let executor = CheckThreadExecutor()
+                    // On a thread of their own too: the checks also make blocking calls, and a
+                    // server under test in the same process (Hummingbird) answers on the
+                    // cooperative pool.
+                    let executor = ThreadTaskExecutor(ownThreadNamed: "AdapterConformance.checks")
                     defer { executor.finish() }
                     try await withTaskExecutorPreference(executor) {
                         try await ModelStore.using(checker.store) {
