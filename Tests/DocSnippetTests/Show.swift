@@ -1,5 +1,6 @@
 import ArrayAdapter
 import ModelCore
+import ModelQuery
 import ModelValidation
 
 /// Evaluates what a documentation snippet shows: a doc writes `task.isNew   // true`, and
@@ -8,12 +9,15 @@ import ModelValidation
 @inline(never) func show<each T>(_ values: repeat each T) {}
 
 /// Runs a snippet with private settings — default and per-type stores, message templates,
-/// NotificationCenter posting — so a snippet that sets them (`ModelStore.setDefault(store)`
-/// in a guide) never changes what tests running beside it see.
+/// NotificationCenter posting, the contexts `ModelContext.clearAll()` clears — so a snippet
+/// that sets them (`ModelStore.setDefault(store)` in a guide) never changes what tests
+/// running beside it see.
 func privately(_ body: () throws -> Void) throws {
     try ModelStore.withPrivateSettings {
         try ValidationMessages.withPrivateTemplates {
-            try ModelNotifications.withPrivateSettings(body)
+            try ModelNotifications.withPrivateSettings {
+                try ModelContext.withPrivateContexts(body)
+            }
         }
     }
 }

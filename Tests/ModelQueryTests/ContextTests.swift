@@ -94,9 +94,25 @@ func insertUnsavedAssigneeOnBoard(into context: ModelContext) throws -> (Board, 
             #expect(cache.count == 1, "evictUnchanged keeps pending work")
             if let held { cache.evict(held) }
             #expect(cache.count == 0 && !cache.hasChanges, "evict drops a record and its change")
-            try cache.run { _ = try Board.all() }
-            ModelContext.clearAll()
-            #expect(cache.count == 0, "clearAll clears every context")
+        }
+    }
+
+    @Test func clearAllClearsEveryContextOfItsGroup() throws {
+        try ModelStore.using(ArrayAdapter()) {
+            for k in 0..<3 { try Board.create(["title": .string("b\(k)")]) }
+            // Made outside the group: stands for a test running beside this one.
+            let beside = ModelContext(retainsRecords: true)
+            try beside.run { _ = try Board.all() }
+            try ModelContext.withPrivateContexts {
+                let cache = ModelContext(retainsRecords: true)
+                let other = ModelContext(retainsRecords: true)
+                try cache.run { _ = try Board.all() }
+                let pending = try other.run { try Board.find(2) }
+                pending?.title = "unsaved"
+                ModelContext.clearAll()
+                #expect(cache.count == 0 && other.count == 0 && !other.hasChanges, "clearAll clears every context")
+            }
+            #expect(beside.count == 3, "a context outside the private group keeps its records")
         }
     }
 

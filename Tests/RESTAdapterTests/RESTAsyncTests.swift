@@ -18,31 +18,49 @@ import Testing
         }
     }
 
+    /// Waits (at most 30 s) until the server has seen `count` requests in flight at once.
+    private func waitForPeak(_ count: Int, _ server: RESTTestServer) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while server.peakConcurrency < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    }
+
     @Test func asyncRequestsDoNotWaitForBlockingPoolThreads() async throws {
         let f = try RESTFixture()
         f.server.seed("companies", [["name": "Acme"]])
-        // Every request takes a second at the server: on the blocking pool, at most its
-        // threads would be in flight together.
-        f.server.inject(.delay(.seconds(1)), method: "GET", times: 16)
+        // Every request is held at the server until all 16 are there: on the blocking pool,
+        // at most its threads would ever be in flight together.
+        let release = FaultRelease()
+        f.server.inject(.hold(release), method: "GET", times: 16)
         f.server.resetPeakConcurrency()
-        let names = try await concurrentFinds(16, f.adapter)
-        #expect(names == Array(repeating: "Acme", count: 16))
-        #expect(BlockingPool.shared.threadCount < 16)
+        let adapter = f.adapter
+        let finds = Task { try await concurrentFinds(16, adapter) }
+        try await waitForPeak(16, f.server)
         #expect(f.server.peakConcurrency == 16, "all 16 requests were in flight at once")
+        #expect(BlockingPool.shared.threadCount < 16)
+        release.release()
+        #expect(try await finds.value == Array(repeating: "Acme", count: 16))
     }
 
     @Test func maxConcurrentRequestsBoundsRequestsInFlight() async throws {
         let f = try RESTFixture { $0.maxConcurrentRequests = 3 }
         f.server.seed("companies", [["name": "Acme"]])
-        f.server.inject(.delay(.milliseconds(200)), method: "GET", times: 12)
+        // The first requests are held until three are in flight and a moment has passed in
+        // which a fourth could have gone out.
+        let held = FaultRelease()
+        f.server.inject(.hold(held), method: "GET", times: 12)
         f.server.resetPeakConcurrency()
-        let names = try await concurrentFinds(12, f.adapter)
+        let adapter = f.adapter
+        let finds = Task { try await concurrentFinds(12, adapter) }
+        try await waitForPeak(3, f.server)
+        try await Task.sleep(for: .milliseconds(200))
+        held.release()
+        let names = try await finds.value
         #expect(names.count == 12 && names.allSatisfy { $0 == "Acme" })
         #expect(f.server.peakConcurrency == 3)
         // Synchronous calls share the same limit.
-        f.server.inject(.delay(.milliseconds(200)), method: "GET", times: 8)
+        let heldSync = FaultRelease()
+        f.server.inject(.hold(heldSync), method: "GET", times: 8)
         f.server.resetPeakConcurrency()
-        let adapter = f.adapter
         let done = DispatchGroup()
         for _ in 0..<8 {
             done.enter()
@@ -51,6 +69,9 @@ import Testing
                 done.leave()
             }.start()
         }
+        try await waitForPeak(3, f.server)
+        try await Task.sleep(for: .milliseconds(200))
+        heldSync.release()
         await withCheckedContinuation { finished in done.notify(queue: .global()) { finished.resume() } }
         #expect(f.server.peakConcurrency == 3)
     }
@@ -58,7 +79,10 @@ import Testing
     @Test func aTaskWaitingForASlotLeavesTheQueueWhenCancelled() async throws {
         let f = try RESTFixture { $0.maxConcurrentRequests = 1 }
         f.server.seed("companies", [["name": "Acme"]])
-        f.server.inject(.delay(.seconds(2)), method: "GET")
+        // The first request is held until the waiter's cancellation is seen: a loaded
+        // machine cannot let the slot come free first.
+        let release = FaultRelease()
+        f.server.inject(.hold(release), method: "GET")
         let adapter = f.adapter
         let holder = Task { try await Company.find(1, in: adapter)?.name }
         while f.server.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
@@ -67,6 +91,7 @@ import Testing
         waiter.cancel()
         await #expect(throws: CancellationError.self) { try await waiter.value }
         #expect(f.server.requests.count == 1, "the cancelled request never went out")
+        release.release()
         #expect(try await holder.value == "Acme")
         #expect(try await Company.find(1, in: adapter)?.name == "Acme", "the slot came back")
         #expect(f.server.requests.count == 2)

@@ -43,6 +43,8 @@ public final class ModelContext: @unchecked Sendable {
     /// Who made the context: commits by the same task or thread reach its records at once.
     let creator: RegistryOwner
     let createdOnMainThread: Bool
+    /// The private group the context was created in (``withPrivateContexts(_:)``), if any.
+    let privateGroup: PrivateContextGroup?
     let state = Locked(State())
     /// How many commits wait in the inbox (read without the lock on every load).
     let inboxCount = Atomic<Int>(0)
@@ -59,6 +61,7 @@ public final class ModelContext: @unchecked Sendable {
         self.name = name
         creator = .current
         createdOnMainThread = isMainThread()
+        privateGroup = Self.currentPrivateGroup
         RegistryHub.add(self)
     }
 
@@ -114,7 +117,10 @@ public final class ModelContext: @unchecked Sendable {
 
     /// Clears every live context in the process (see ``clear()``).
     public static func clearAll() {
-        for registry in RegistryHub.all { (registry as? ModelContext)?.clear() }
+        let group = currentPrivateGroup
+        for case let context as ModelContext in RegistryHub.all where group == nil || context.privateGroup === group {
+            context.clear()
+        }
     }
 
     /// Removes one record from the context, with any unsaved change to it in the unit of

@@ -7,6 +7,10 @@ public enum Fault: Sendable, Equatable {
     case status(Int, retryAfter: String? = nil)
     /// Waits this long, then handles the request normally.
     case delay(Duration)
+    /// Waits until the test calls ``FaultRelease/release()`` (or the server stops), then
+    /// handles the request normally: a request held for exactly as long as a test needs,
+    /// whatever the machine's load does to its timing.
+    case hold(FaultRelease)
     /// Responds 200 with a JSON content type and a body that is not JSON.
     case malformedJSON
     /// Responds 200 with `text/html` and an HTML body.
@@ -15,6 +19,22 @@ public enum Fault: Sendable, Equatable {
     case dropConnectionMidBody
     /// Closes the connection without responding.
     case closeWithoutResponse
+}
+
+extension Fault {
+    /// Waits as a `.delay` or `.hold` fault says; true when the server stopped meanwhile.
+    func waitOut(_ stopping: StopSignal) -> Bool {
+        switch self {
+        case .delay(let duration): return stopping.wait(duration)
+        case .hold(let release):
+            // Checks for a stop between short waits on the release.
+            while !release.wait(.milliseconds(50)) {
+                if stopping.wait(.zero) { return true }
+            }
+            return false
+        default: return false
+        }
+    }
 }
 
 /// An injected fault waiting for a matching request.
@@ -34,7 +54,7 @@ struct PendingFault {
         case .status(let status, let retryAfter):
             return .json(
                 status, #"{"error":"injected \#(status)"}"#, headers: retryAfter.map { [("Retry-After", $0)] } ?? [])
-        case .delay: return nil
+        case .delay, .hold: return nil
         case .malformedJSON: return .json(200, #"{"id": 1, "name": "trunc"#)
         case .wrongContentType:
             return HTTPResponse(
@@ -49,4 +69,35 @@ struct PendingFault {
             return response
         }
     }
+}
+
+/// What lets requests held by ``Fault/hold(_:)`` go on. Equal only to itself.
+///
+/// `@unchecked Sendable`: `released` is only read and written while holding `condition`.
+public final class FaultRelease: @unchecked Sendable, Equatable {
+    private let condition = NSCondition()
+    private var released = false
+
+    /// A release not yet given.
+    public init() {}
+
+    /// Lets every request held on this release (and every later one) go on.
+    public func release() {
+        condition.lock()
+        released = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits at most `duration` for the release; true once it was given.
+    func wait(_ duration: Duration) -> Bool {
+        let (seconds, attoseconds) = duration.components
+        let deadline = Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18)
+        condition.lock()
+        defer { condition.unlock() }
+        while !released, condition.wait(until: deadline) {}
+        return released
+    }
+
+    public static func == (a: FaultRelease, b: FaultRelease) -> Bool { a === b }
 }

@@ -159,7 +159,7 @@ public final class RESTTestServer: Sendable {
         }
         if let fault {
             if let response = fault.response() { return response }
-            if case .delay(let duration) = fault.fault, stopping.wait(duration) {
+            if fault.fault.waitOut(stopping) {
                 var dropped = HTTPResponse(status: 503)
                 dropped.delivery = .closeWithoutResponse
                 return dropped
