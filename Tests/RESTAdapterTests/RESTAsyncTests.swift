@@ -11,7 +11,7 @@ import Testing
     typealias Todo = RESTThirdPartyAPITests.Todo
 
     /// Runs `count` concurrent async finds of company 1 and returns their names.
-    private func concurrentFinds(_ count: Int, _ adapter: RESTAdapter) async throws -> [String?] {
+    private nonisolated func concurrentFinds(_ count: Int, _ adapter: RESTAdapter) async throws -> [String?] {
         try await withThrowingTaskGroup(of: String?.self) { group in
             for _ in 0..<count { group.addTask { try await Company.find(1, in: adapter)?.name } }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -28,17 +28,19 @@ import Testing
         let f = try RESTFixture()
         f.server.seed("companies", [["name": "Acme"]])
         // Every request is held at the server until all 16 are there: on the blocking pool,
-        // at most its threads would ever be in flight together.
+        // at most its threads would ever be in flight together. The tasks share one thread.
         let release = FaultRelease()
         f.server.inject(.hold(release), method: "GET", times: 16)
         f.server.resetPeakConcurrency()
         let adapter = f.adapter
-        let finds = Task { try await concurrentFinds(16, adapter) }
-        try await waitForPeak(16, f.server)
-        #expect(f.server.peakConcurrency == 16, "all 16 requests were in flight at once")
-        #expect(BlockingPool.shared.threadCount < 16)
-        release.release()
-        #expect(try await finds.value == Array(repeating: "Acme", count: 16))
+        try await offThePool { executor in
+            let finds = Task(executorPreference: executor) { try await concurrentFinds(16, adapter) }
+            try await waitForPeak(16, f.server)
+            #expect(f.server.peakConcurrency == 16, "all 16 requests were in flight at once")
+            #expect(BlockingPool.shared.threadCount < 16)
+            release.release()
+            #expect(try await finds.value == Array(repeating: "Acme", count: 16))
+        }
     }
 
     @Test func maxConcurrentRequestsBoundsRequestsInFlight() async throws {
@@ -50,13 +52,15 @@ import Testing
         f.server.inject(.hold(held), method: "GET", times: 12)
         f.server.resetPeakConcurrency()
         let adapter = f.adapter
-        let finds = Task { try await concurrentFinds(12, adapter) }
-        try await waitForPeak(3, f.server)
-        try await Task.sleep(for: .milliseconds(200))
-        held.release()
-        let names = try await finds.value
-        #expect(names.count == 12 && names.allSatisfy { $0 == "Acme" })
-        #expect(f.server.peakConcurrency == 3)
+        try await offThePool { executor in
+            let finds = Task(executorPreference: executor) { try await concurrentFinds(12, adapter) }
+            try await waitForPeak(3, f.server)
+            try await Task.sleep(for: .milliseconds(200))
+            held.release()
+            let names = try await finds.value
+            #expect(names.count == 12 && names.allSatisfy { $0 == "Acme" })
+            #expect(f.server.peakConcurrency == 3)
+        }
         // Synchronous calls share the same limit.
         let heldSync = FaultRelease()
         f.server.inject(.hold(heldSync), method: "GET", times: 8)
@@ -84,20 +88,23 @@ import Testing
         let release = FaultRelease()
         f.server.inject(.hold(release), method: "GET")
         let adapter = f.adapter
-        let holder = Task { try await Company.find(1, in: adapter)?.name }
-        while f.server.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
-        let waiter = Task { try await Company.find(1, in: adapter)?.name }
-        try await Task.sleep(for: .milliseconds(100))
-        waiter.cancel()
-        await #expect(throws: CancellationError.self) { try await waiter.value }
-        #expect(f.server.requests.count == 1, "the cancelled request never went out")
-        release.release()
-        #expect(try await holder.value == "Acme")
-        #expect(try await Company.find(1, in: adapter)?.name == "Acme", "the slot came back")
-        #expect(f.server.requests.count == 2)
+        try await offThePool { executor in
+            let holder = Task(executorPreference: executor) { try await Company.find(1, in: adapter)?.name }
+            while f.server.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            let waiter = Task(executorPreference: executor) { try await Company.find(1, in: adapter)?.name }
+            try await Task.sleep(for: .milliseconds(100))
+            waiter.cancel()
+            await #expect(throws: CancellationError.self) { try await waiter.value }
+            #expect(f.server.requests.count == 1, "the cancelled request never went out")
+            release.release()
+            #expect(try await holder.value == "Acme")
+            #expect(try await Company.find(1, in: adapter)?.name == "Acme", "the slot came back")
+            #expect(f.server.requests.count == 2)
+        }
     }
 
-    @Test(.timeLimit(.minutes(1))) func closingFromTheCooperativePoolWaitsForTransfersNotTasks() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func closingFromTheCooperativePoolWaitsForTransfersNotTasks() async throws {
         let f = try RESTFixture()
         f.server.seed("companies", [["name": "Acme"]])
         f.server.inject(.delay(.milliseconds(500)), method: "GET")
