@@ -75,7 +75,7 @@ public final actor AsyncTransaction {
     fileprivate func commit(_ opened: any StoreTransaction) async throws {
         let level = handle.popLevel()
         do {
-            try opened.commit()
+            try await opened.commit()
         } catch {
             handle.close()
             await level.restoreEverywhere()
@@ -87,7 +87,7 @@ public final actor AsyncTransaction {
 
     fileprivate func rollBack(_ opened: any StoreTransaction) async {
         let level = handle.popLevel()
-        opened.rollback()
+        await opened.rollback()
         handle.close()
         await level.restoreEverywhere()
     }

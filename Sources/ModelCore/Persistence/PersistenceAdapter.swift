@@ -119,6 +119,28 @@ public protocol StoreTransaction: Sendable {
     func commit() throws
     /// Rolls the transaction back and lets other callers in.
     func rollback()
+    /// ``commit()`` for an async transaction, which may suspend instead of blocking (a
+    /// network database awaits its `COMMIT`). It must finish even when the calling task is
+    /// cancelled: the caller has to learn whether the transaction committed. Default: calls
+    /// ``commit()``.
+    nonisolated(nonsending) func commit() async throws
+    /// ``rollback()`` for an async transaction, which may suspend instead of blocking.
+    /// Default: calls ``rollback()``.
+    nonisolated(nonsending) func rollback() async
+}
+
+extension StoreTransaction {
+    /// Calls the synchronous ``commit()``.
+    nonisolated(nonsending) public func commit() async throws {
+        let blocking: () throws -> Void = commit
+        try blocking()
+    }
+
+    /// Calls the synchronous ``rollback()``.
+    nonisolated(nonsending) public func rollback() async {
+        let blocking: () -> Void = rollback
+        blocking()
+    }
 }
 
 extension PersistenceAdapter {

@@ -17,10 +17,21 @@ extension PostgresAdapter {
         return try TransactionHandle.withCurrent(for: self) { handle in try outermost(handle, body) }
     }
 
-    /// Opens an async transaction's outermost level on a pooled connection. Waiting for a
-    /// free connection blocks the transaction's executor (not the cooperative pool).
+    /// Opens an async transaction's outermost level on a pooled connection, lent without
+    /// blocking. `BEGIN` is queued in the connection's pipeline, not waited for: it goes
+    /// out with the transaction's first statement, and a transaction that only writes
+    /// sends `BEGIN`, its writes and `COMMIT` in one round trip.
     nonisolated(nonsending) public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? {
-        PostgresTransaction(store: self, handle: handle, pin: try begin(handle))
+        let connection = try await primary.acquire(on: loop)
+        do {
+            let local = connection.localSettings(try connection.live())  // behind a pooler: inside the transaction
+            try connection.sendUnprepared(beginSQL)
+            if let local { try connection.sendUnprepared(local) }
+        } catch {
+            primary.release(connection)
+            throw error
+        }
+        return PostgresTransaction(store: self, handle: handle, pin: pinned(connection, handle))
     }
 
     private func outermost<R>(_ handle: TransactionHandle, _ body: () throws -> R) throws -> R {
@@ -40,12 +51,20 @@ extension PostgresAdapter {
     fileprivate func begin(_ handle: TransactionHandle) throws -> Pin {
         let connection = try primary.acquire()
         do {
-            try connection.execute(
-                configuration.isolation == .readCommitted ? "BEGIN" : "BEGIN ISOLATION LEVEL \(configuration.isolation.rawValue)")
+            try connection.execute(beginSQL)
         } catch {
             primary.release(connection)
             throw error
         }
+        return pinned(connection, handle)
+    }
+
+    private var beginSQL: String {
+        configuration.isolation == .readCommitted ? "BEGIN" : "BEGIN ISOLATION LEVEL \(configuration.isolation.rawValue)"
+    }
+
+    /// Pins `connection`, inside its transaction, to `handle`.
+    private func pinned(_ connection: PGConnection, _ handle: TransactionHandle) -> Pin {
         let pin = Pin(connection)
         pin.levels.begin()
         pins.withLock { $0[handle.bits] = pin }
@@ -78,6 +97,45 @@ extension PostgresAdapter {
         }
     }
 
+    /// ``commit(_:_:)`` without blocking: the `NOTIFY`s and `COMMIT` join the pipelined
+    /// writes (and a `BEGIN` not yet sent) in one pipeline, whose results are awaited —
+    /// even by a cancelled task, which must learn whether its transaction committed.
+    fileprivate func commitAsync(_ pin: Pin, _ handle: TransactionHandle) async throws {
+        // The body has returned: once off the table, no call finds the pin any more (a
+        // call under way on another thread finishes first, holding its lock).
+        pin.lock.withLock { _ = pins.withLock { $0.removeValue(forKey: handle.bits) } }
+        do {
+            // A statement that failed earlier and was caught aborted the transaction: the
+            // server would answer `COMMIT` with a rollback (``PGPendingWrite/Kind/commit``).
+            if pin.connection.pending.isEmpty, pin.connection.isAborted {
+                throw PostgresError(
+                    .transactionAborted, sqlState: "25P02",
+                    message: "a statement failed inside the transaction, so it cannot commit; it was rolled back")
+            }
+            for notify in notifications(pin.changed) { try pin.connection.sendUnprepared(notify) }
+            try pin.connection.sendUnprepared("COMMIT", as: .commit)
+            try await pin.connection.settle(on: loop)
+        } catch {
+            await rollBack(pin, handle)
+            throw error
+        }
+        catalog.publish(pin.levels.end())
+        await router.wrote(on: pin.connection, loop: loop)
+        unpin(pin, handle)
+    }
+
+    /// ``end(_:_:)`` without blocking.
+    fileprivate func rollBack(_ pin: Pin, _ handle: TransactionHandle) async {
+        pin.lock.withLock { _ = pins.withLock { $0.removeValue(forKey: handle.bits) } }
+        // With writes waiting, `ROLLBACK` joins them (skipped by the server if one failed).
+        if !pin.connection.pending.isEmpty { try? pin.connection.sendUnprepared("ROLLBACK") }
+        do { try await pin.connection.settle(on: loop) } catch {}
+        if pin.connection.isHealthy, pin.connection.isInTransaction {
+            _ = try? await pin.connection.execute("ROLLBACK", on: loop)
+        }
+        unpin(pin, handle)
+    }
+
     /// Rolls back (when still in a transaction) and returns the connection.
     fileprivate func end(_ pin: Pin, _ handle: TransactionHandle) {
         pin.lock.withLock {
@@ -107,10 +165,15 @@ extension PostgresAdapter {
 
     /// `COMMIT`, preceded by the `NOTIFY`s announcing the changed tables.
     private func commitSQL(_ changed: Set<String>) -> String {
-        guard let publisher, !changed.isEmpty else { return "COMMIT" }
+        (notifications(changed) + ["COMMIT"]).joined(separator: "; ")
+    }
+
+    /// One `NOTIFY` per payload announcing the changed tables (none without a publisher).
+    private func notifications(_ changed: Set<String>) -> [String] {
+        guard let publisher, !changed.isEmpty else { return [] }
         return publisher.payloads(changed.sorted()).compactMap { payload in
             SQLText.string(payload).map { "NOTIFY \(ChangePublisher.channel), \($0)" }
-        }.joined(separator: "; ") + "; COMMIT"
+        }
     }
 }
 
@@ -122,4 +185,6 @@ private struct PostgresTransaction: StoreTransaction {
 
     func commit() throws { try store.commit(pin, handle) }
     func rollback() { store.end(pin, handle) }
+    nonisolated(nonsending) func commit() async throws { try await store.commitAsync(pin, handle) }
+    nonisolated(nonsending) func rollback() async { await store.rollBack(pin, handle) }
 }

@@ -54,10 +54,13 @@ final class PGEventLoop: Sendable {
     }
 
     /// Suspends until `fd` is ready for `events` (`POLLIN`, `POLLOUT`), or has failed.
+    /// `cancellable: false` waits on when the task is cancelled (a `COMMIT` whose outcome
+    /// must be known).
     ///
-    /// - Throws: `CancellationError` when the task is cancelled; ``StoreError`` `.closed`
-    ///   after ``stop()``.
-    func wait(for fd: Int32, events: Int16) async throws {
+    /// - Throws: `CancellationError` when the task is cancelled (and `cancellable`);
+    ///   ``StoreError`` `.closed` after ``stop()``.
+    func wait(for fd: Int32, events: Int16, cancellable: Bool = true) async throws {
+        guard cancellable else { return try await withCheckedThrowingContinuation { register(fd, events, $0, id: nil) } }
         let id = state.withLock { s -> UInt64 in
             s.nextID += 1
             s.pending.insert(s.nextID)
@@ -65,23 +68,7 @@ final class PGEventLoop: Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let outcome = state.withLock { s -> (error: (any Error)?, start: Bool) in
-                    s.pending.remove(id)
-                    if s.cancelled.remove(id) != nil { return (CancellationError(), false) }
-                    if s.stopped { return (StoreError.closed("PostgreSQL store"), false) }
-                    s.waiters[id] = Waiter(fd: fd, events: events, continuation: continuation)
-                    defer { s.started = true }
-                    return (nil, !s.started)
-                }
-                if let error = outcome.error {
-                    continuation.resume(throwing: error)
-                } else if outcome.start {
-                    let thread = Thread { [self] in run() }
-                    thread.name = "SwiftModel PostgreSQL I/O"
-                    thread.start()
-                } else {
-                    wake()
-                }
+                register(fd, events, continuation, id: id)
             }
         } onCancel: {
             let waiter = state.withLock { s -> Waiter? in
@@ -90,6 +77,35 @@ final class PGEventLoop: Sendable {
                 return nil
             }
             waiter?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Adds a waiter (under `id` when it was handed out for cancellation, else a new one)
+    /// and wakes or starts the thread.
+    private func register(_ fd: Int32, _ events: Int16, _ continuation: CheckedContinuation<Void, any Error>, id given: UInt64?) {
+        let outcome = state.withLock { s -> (error: (any Error)?, start: Bool) in
+            let id: UInt64
+            if let given {
+                id = given
+                s.pending.remove(id)
+                if s.cancelled.remove(id) != nil { return (CancellationError(), false) }
+            } else {
+                s.nextID += 1
+                id = s.nextID
+            }
+            if s.stopped { return (StoreError.closed("PostgreSQL store"), false) }
+            s.waiters[id] = Waiter(fd: fd, events: events, continuation: continuation)
+            defer { s.started = true }
+            return (nil, !s.started)
+        }
+        if let error = outcome.error {
+            continuation.resume(throwing: error)
+        } else if outcome.start {
+            let thread = Thread { [self] in run() }
+            thread.name = "SwiftModel PostgreSQL I/O"
+            thread.start()
+        } else {
+            wake()
         }
     }
 

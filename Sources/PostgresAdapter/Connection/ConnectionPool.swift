@@ -21,7 +21,7 @@ final class ConnectionPool: Sendable {
         var suspectBefore = ContinuousClock.now
         /// Async acquirers waiting for a connection (handed one at release) or for a free
         /// slot to open one in (handed nil), first come first served.
-        var waiters: [(id: UInt64, continuation: CheckedContinuation<PGConnection?, any Error>)] = []
+        var waiters = PoolWaiters()
         var nextWaiter: UInt64 = 0
     }
 
@@ -113,7 +113,7 @@ final class ConnectionPool: Sendable {
         connection.idleSince = .now
         let (kept, waiter) = state.withLock { s -> (Bool, CheckedContinuation<PGConnection?, any Error>?) in
             guard !s.closed else { return (false, nil) }
-            if !s.waiters.isEmpty { return (true, s.waiters.removeFirst().continuation) }
+            if let waiter = s.waiters.popFirst() { return (true, waiter) }
             s.idle.append(connection)
             return (true, nil)
         }
@@ -132,7 +132,7 @@ final class ConnectionPool: Sendable {
         connection?.close()
         // The slot goes to an async acquirer waiting for one, or is freed.
         let waiter = state.withLock { s -> CheckedContinuation<PGConnection?, any Error>? in
-            if !s.closed, !s.waiters.isEmpty { return s.waiters.removeFirst().continuation }
+            if !s.closed, let waiter = s.waiters.popFirst() { return waiter }
             s.open -= 1
             return nil
         }
@@ -159,11 +159,10 @@ final class ConnectionPool: Sendable {
         let (idle, waiters) = state.withLock { s -> ([PGConnection], [CheckedContinuation<PGConnection?, any Error>]) in
             s.closed = true
             s.open -= s.idle.count
-            defer {
-                s.idle = []
-                s.waiters = []
-            }
-            return (s.idle, s.waiters.map(\.continuation))
+            s.waiters.timer?.cancel()
+            s.waiters.timer = nil
+            defer { s.idle = [] }
+            return (s.idle, s.waiters.removeAll())
         }
         for connection in idle { connection.close() }
         for waiter in waiters { waiter.resume(throwing: StoreError.closed("PostgreSQL store")) }
@@ -227,21 +226,16 @@ final class ConnectionPool: Sendable {
     private func waitForRelease(_ id: UInt64) async throws -> PGConnection? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PGConnection?, any Error>) in
+                let deadline = DispatchTime.now() + acquireTimeout.seconds
                 let registered = state.withLock { s -> Bool in
                     guard !s.closed else { return false }
-                    s.waiters.append((id, continuation))
+                    s.waiters.append(id, deadline: deadline, continuation)
+                    if s.waiters.timer == nil { s.waiters.timer = armTimer(at: deadline) }
                     return true
                 }
                 guard registered else {
                     continuation.resume(throwing: StoreError.closed("PostgreSQL store"))
                     return
-                }
-                let (timeout, maximum, role) = (acquireTimeout, maximum, role)
-                DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) { [weak self] in
-                    guard let waiter = self?.removeWaiter(id) else { return }
-                    waiter.resume(
-                        throwing: PostgresError(
-                            .poolTimeout, message: "no \(role) connection became free within \(timeout) (all \(maximum) in use)"))
                 }
                 if Task.isCancelled, let waiter = removeWaiter(id) { waiter.resume(throwing: CancellationError()) }
             }
@@ -251,10 +245,34 @@ final class ConnectionPool: Sendable {
     }
 
     private func removeWaiter(_ id: UInt64) -> CheckedContinuation<PGConnection?, any Error>? {
-        state.withLock { s in
-            guard let index = s.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-            return s.waiters.remove(at: index).continuation
+        state.withLock { $0.waiters.remove(id) }
+    }
+
+    /// The pool's one waiter timer, firing at `deadline` (call holding the state lock).
+    private func armTimer(at deadline: DispatchTime) -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: deadline, leeway: .milliseconds(10))
+        timer.setEventHandler { [weak self] in self?.timeOutWaiters() }
+        timer.resume()
+        return timer
+    }
+
+    /// The timer fired: the waiters past their deadline fail with `.poolTimeout`; the timer
+    /// is re-armed for the oldest one left, or stopped when none is.
+    private func timeOutWaiters() {
+        let expired = state.withLock { s -> [CheckedContinuation<PGConnection?, any Error>] in
+            let expired = s.waiters.popExpired(at: .now())
+            if let next = s.waiters.nextDeadline {
+                s.waiters.timer?.schedule(deadline: next, leeway: .milliseconds(10))
+            } else {
+                s.waiters.timer?.cancel()
+                s.waiters.timer = nil
+            }
+            return expired
         }
+        guard !expired.isEmpty else { return }
+        let error = PostgresError(.poolTimeout, message: "no \(role) connection became free within \(acquireTimeout) (all \(maximum) in use)")
+        for waiter in expired { waiter.resume(throwing: error) }
     }
 
     /// Runs `body` with a connection lent without blocking.

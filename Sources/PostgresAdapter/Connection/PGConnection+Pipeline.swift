@@ -16,6 +16,8 @@ struct PGPendingWrite {
         case delete(SQLTable, id: ModelValue)
         /// Any other statement (a sequence bump): its error as the server gave it.
         case plain
+        /// `COMMIT`: the server's answer `ROLLBACK` (the transaction had failed) is an error.
+        case commit
     }
 
     let sql: String
@@ -30,7 +32,7 @@ struct PGPendingWrite {
             return StoreError(.notFound, table: table.schema.tableName, id: id, message: "no row with this id to update")
         case .delete(let table, let id):
             return ModelError(.recordNotFound, model: table.schema.modelName, id: id, message: "the record is no longer stored")
-        case .insert, .plain:
+        case .insert, .plain, .commit:
             return nil
         }
     }
@@ -40,7 +42,7 @@ struct PGPendingWrite {
         switch kind {
         case .insert(let table, let id), .update(let table, let id):
             table.mapped(error, id: id, PGConnection.violation(error, in: table))
-        case .delete, .plain:
+        case .delete, .plain, .commit:
             error
         }
     }
@@ -108,24 +110,36 @@ extension PGConnection {
         if PQpipelineSync(handle) != 1 {
             first = failure(nil, sql: nil, arguments: [])
         } else {
-            let synced = readPipeline(handle) { index, raw in
-                guard first == nil, index < writes.count else { return PQclear(raw) }
-                let write = writes[index]
-                switch PQresultStatus(raw) {
-                case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
-                    let rows = PQcmdTuples(raw).flatMap { Int(String(cString: $0)) } ?? 0
-                    PQclear(raw)
-                    first = write.verdict(changed: rows)
-                case PGRES_PIPELINE_ABORTED:
-                    PQclear(raw)
-                default:
-                    first = write.failed(failure(PGResult(raw), sql: write.sql, arguments: write.arguments))
-                }
-            }
+            let synced = readPipeline(handle) { index, raw in judge(raw, of: writes, at: index, into: &first) }
             if !synced, first == nil { first = failure(nil, sql: writes.last?.sql, arguments: writes.last?.arguments ?? []) }
         }
         _ = PQexitPipelineMode(handle)
         if let first { throw first }
+    }
+
+    /// Takes the result `raw` of write `index` of `writes` (and frees it): a failure — the
+    /// server's error mapped as the write would have thrown it, or a write that found no
+    /// row — goes into `first` unless one is there already.
+    func judge(_ raw: OpaquePointer, of writes: [PGPendingWrite], at index: Int, into first: inout (any Error)?) {
+        guard first == nil, index < writes.count else { return PQclear(raw) }
+        let write = writes[index]
+        switch PQresultStatus(raw) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
+            let rows = PQcmdTuples(raw).flatMap { Int(String(cString: $0)) } ?? 0
+            let rolledBack = PQcmdStatus(raw).map { String(cString: $0) == "ROLLBACK" } ?? false
+            PQclear(raw)
+            if case .commit = write.kind, rolledBack {
+                first = PostgresError(
+                    .transactionAborted, sqlState: "25P02",
+                    message: "a statement failed inside the transaction, so it cannot commit; it was rolled back")
+            } else {
+                first = write.verdict(changed: rows)
+            }
+        case PGRES_PIPELINE_ABORTED:
+            PQclear(raw)
+        default:
+            first = write.failed(failure(PGResult(raw), sql: write.sql, arguments: write.arguments))
+        }
     }
 
     /// Settles the waiting writes, ignoring their failures (before a `ROLLBACK`).
