@@ -16,8 +16,19 @@ rows=${SERVER_LOAD_ROWS:-10000}
 : "${SWIFTMODEL_POSTGRES_URL:?set SWIFTMODEL_POSTGRES_URL (Scripts/postgres-cluster.sh start)}"
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
 
-(cd Integrations/HummingbirdServer && swift build -c release --product TodoServer 2>&1 | grep -E "error|Compiling|Build" || true)
-(cd Benchmarks/ServerLoad && swift build -c release 2>&1 | grep -E "error|Compiling|Build" || true)
+# build DIR ARGS…: a release build; a failed one stops the run (never a stale binary).
+build() {
+  local log
+  log=$(mktemp)
+  if ! (cd "$1" && swift build -c release "${@:2}") >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "error: the release build in $1 failed" >&2
+    exit 1
+  fi
+  grep -E "^Build" "$log" || true
+}
+build Integrations/HummingbirdServer --product TodoServer
+build Benchmarks/ServerLoad
 todo_server=Integrations/HummingbirdServer/.build/release/TodoServer
 hand_server=Benchmarks/ServerLoad/.build/release/HandWrittenTodoServer
 

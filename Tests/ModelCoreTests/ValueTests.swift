@@ -58,5 +58,23 @@ struct ValueTests {
         #expect(DateCodec.iso8601String(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
         #expect(DateCodec.iso8601String(Date(timeIntervalSince1970: -1.5)) == "1969-12-31T23:59:58.5Z".replacingOccurrences(of: ".5Z", with: ".500Z"))
         #expect(DateCodec.iso8601String(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00Z")
+        #expect(DateCodec.iso8601String(Date(timeIntervalSince1970: 1.000_001)) == "1970-01-01T00:00:01.000001Z")
+        #expect(DateCodec.iso8601String(Date(timeIntervalSince1970: 1.25)) == "1970-01-01T00:00:01.250Z")
+        #expect(DateCodec.iso8601Milliseconds(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+        #expect(DateCodec.iso8601Milliseconds(Date(timeIntervalSince1970: 0.123_4)) == "1970-01-01T00:00:00.1234Z")
+        // Years before 1000 keep four digits.
+        #expect(DateCodec.iso8601String(Date(timeIntervalSince1970: -62_135_596_800 + 86_400 * 365)) == "0002-01-01T00:00:00Z")
+    }
+
+    @Test func datesFormatAsFoundationsISO8601FormatterDoes() {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let seconds = Double(Int.random(in: -2_000_000_000...4_000_000_000, using: &generator))
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(DateCodec.iso8601String(date) == formatter.string(from: date))
+            #expect(DateCodec.iso8601Milliseconds(date) == formatter.string(from: date).replacing("Z", with: ".000Z"))
+        }
     }
 }

@@ -83,18 +83,19 @@ package enum DateCodec {
 
     /// ISO 8601 with at least millisecond digits (`2012-04-23T18:25:43.000Z`): what JSON
     /// documents and `ModelValue`'s `Encodable` write.
-    package static func iso8601Milliseconds(_ date: Date) -> String {
-        let text = iso8601String(date)
-        guard text.hasSuffix("Z"), !text.contains(".") else { return text }
-        return text.dropLast() + ".000Z"
-    }
+    package static func iso8601Milliseconds(_ date: Date) -> String { iso8601(date, minimumFraction: 3) }
 
     /// Formats as ISO 8601 in UTC: `2012-04-23T18:25:43Z`, or with up to six fractional
     /// digits when the date has a fraction (`2012-04-23T18:25:43.511Z`).
     ///
     /// Total: a date outside ``ModelValue/dateRange`` (which nothing stores; callers that
     /// write documents check first) renders as `"<date 1e+300 s since 1970>"`, never traps.
-    package static func iso8601String(_ date: Date) -> String {
+    package static func iso8601String(_ date: Date) -> String { iso8601(date, minimumFraction: 0) }
+
+    /// ISO 8601 in UTC written byte by byte into the string's own storage (one allocation:
+    /// a server formats two dates per record it sends); fractional digits trimmed of
+    /// trailing zeros down to three, and at least `minimumFraction` of them.
+    private static func iso8601(_ date: Date, minimumFraction: Int) -> String {
         let t = date.timeIntervalSince1970
         guard ModelValue.isStorable(date) else { return "<date \(t) s since 1970>" }
         var whole = t.rounded(.down)
@@ -104,14 +105,56 @@ package enum DateCodec {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (y, m, d) = civilFromDays(days)
-        var out = pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T"
-        out += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        var fraction = 0
         if micros > 0 {
-            var frac = pad(micros, 6)
-            while frac.count > 3, frac.hasSuffix("0") { frac.removeLast() }
-            out += "." + frac
+            fraction = 6
+            while fraction > 3, micros % 10 == 0 {
+                micros /= 10
+                fraction -= 1
+            }
+        } else if minimumFraction > 0 {
+            fraction = minimumFraction
         }
-        return out + "Z"
+        return String(unsafeUninitializedCapacity: 40) { buffer in
+            var at = 0
+            func put(_ byte: UInt8) {
+                buffer[at] = byte
+                at += 1
+            }
+            func digits(_ value: Int, _ width: Int) {
+                var v = value
+                var count = 1
+                while v >= 10 {
+                    v /= 10
+                    count += 1
+                }
+                count = max(count, width)
+                v = value
+                for k in stride(from: at + count - 1, through: at, by: -1) {
+                    buffer[k] = UInt8(ascii: "0") + UInt8(v % 10)
+                    v /= 10
+                }
+                at += count
+            }
+            if y < 0 { put(UInt8(ascii: "-")) }
+            digits(abs(y), 4)
+            put(UInt8(ascii: "-"))
+            digits(m, 2)
+            put(UInt8(ascii: "-"))
+            digits(d, 2)
+            put(UInt8(ascii: "T"))
+            digits(secondOfDay / 3600, 2)
+            put(UInt8(ascii: ":"))
+            digits(secondOfDay / 60 % 60, 2)
+            put(UInt8(ascii: ":"))
+            digits(secondOfDay % 60, 2)
+            if fraction > 0 {
+                put(UInt8(ascii: "."))
+                digits(micros, fraction)
+            }
+            put(UInt8(ascii: "Z"))
+            return at
+        }
     }
 
     /// `yyyy-MM-dd HH:mm:ss.SSS` in UTC, always with three fractional digits (rounded to

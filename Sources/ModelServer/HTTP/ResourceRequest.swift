@@ -1,4 +1,5 @@
 import Foundation
+import RESTAdapter
 
 /// An HTTP request as the resource core sees it, whatever server received it: method,
 /// path, query items, headers and body bytes.
@@ -37,8 +38,7 @@ public struct ResourceRequest: Sendable {
             for pair in parts[1].split(separator: "&") where !pair.isEmpty {
                 let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 func decode(_ text: Substring) -> String {
-                    let spaced = text.replacingOccurrences(of: "+", with: " ")
-                    return spaced.removingPercentEncoding ?? spaced
+                    PercentDecoding.decode(text, plusIsSpace: true) ?? String(text).replacing("+", with: " ")
                 }
                 items.append(URLQueryItem(name: decode(kv[0]), value: kv.count == 2 ? decode(kv[1]) : nil))
             }
@@ -48,7 +48,7 @@ public struct ResourceRequest: Sendable {
 
     /// The value of the first header field named `name` (any case).
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { PercentDecoding.sameName($0.name, name) }?.value
     }
 }
 
@@ -70,7 +70,7 @@ public struct ResourceResponse: Sendable {
 
     /// The value of the first header field named `name` (any case).
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { PercentDecoding.sameName($0.name, name) }?.value
     }
 
     /// A JSON response.

@@ -1,5 +1,3 @@
-import Foundation
-
 extension RESTRoutes.Template {
     /// The placeholder values of a request path this template matches — each `:column`
     /// segment's text, percent-decoded, with its row index — or nil when the path has
@@ -8,7 +6,7 @@ extension RESTRoutes.Template {
         guard pathSegments.count == segments.count else { return nil }
         var captured: [(column: Int, text: String)] = []
         for (segment, part) in zip(segments, pathSegments) {
-            guard let text = String(part).removingPercentEncoding else { return nil }
+            guard let text = PercentDecoding.decode(part) else { return nil }
             switch segment {
             case .literal(let literal): if literal != text { return nil }
             case .value(let column, _): captured.append((column, text))
