@@ -2,6 +2,11 @@
 #define SWIFTMODEL_CLIBPQ_SHIM_H
 #include <libpq-fe.h>
 
+/* The async I/O thread waits with epoll on Linux (not in Glibc's Swift module). */
+#if defined(__linux__)
+#include <sys/epoll.h>
+#endif
+
 /* PG_DIAG_* are character macros from postgres_ext.h; named here for Swift. */
 static const int swiftmodel_pg_diag_sqlstate = PG_DIAG_SQLSTATE;
 static const int swiftmodel_pg_diag_message_primary = PG_DIAG_MESSAGE_PRIMARY;

@@ -2,7 +2,8 @@ import Foundation
 @testable import RESTAdapter
 import Testing
 
-/// The byte-level percent decoder agrees with Foundation's `removingPercentEncoding`.
+/// The byte-level percent decoder and the escaper agree with Foundation's
+/// `removingPercentEncoding` / `addingPercentEncoding`.
 @Suite struct PercentDecodingTests {
     @Test func decodesAsFoundationDoes() {
         let samples = [
@@ -23,6 +24,18 @@ import Testing
             // (`%a9`) and sometimes answers nil (`%FF`); the decoder always answers nil.
             let expected = foundation?.contains("\u{FFFD}") == true ? nil : foundation
             #expect(PercentDecoding.decode(Substring(sample)) == expected, "\(sample)")
+        }
+    }
+
+    @Test func escapingAgreesWithFoundationAndRoundTrips() {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let alphabet = Array("aZ09-._~ /%+?&=é✓#".unicodeScalars.map(String.init))
+        for _ in 0..<5_000 {
+            let sample = (0..<Int.random(in: 0...8)).map { _ in alphabet.randomElement() ?? "" }.joined()
+            let escaped = RESTAdapter.escape(sample)
+            #expect(escaped == sample.addingPercentEncoding(withAllowedCharacters: allowed), "\(sample)")
+            #expect(PercentDecoding.decode(Substring(escaped)) == sample, "\(sample)")
         }
     }
 

@@ -7,14 +7,18 @@ import ModelSQL
     import Darwin
 #endif
 
-/// One small I/O thread per adapter that waits, with `poll(2)`, for the sockets of
-/// connections running async statements to become readable or writable, and resumes the
-/// task waiting on each. An async call suspends on a continuation here and holds no thread
-/// while the server works.
+/// One small I/O thread per adapter that waits for the sockets of connections running
+/// async statements to become readable or writable, and resumes the task waiting on each.
+/// An async call suspends on a continuation here and holds no thread while the server
+/// works.
 ///
-/// The thread starts on the first wait and ends with ``stop()``; a pipe wakes it when a
-/// wait is added or the loop stops. Cancelling a waiting task resumes it at once with
-/// `CancellationError`.
+/// On Linux the thread waits in `epoll_wait(2)` and a wait arms its socket itself
+/// (`EPOLLONESHOT`, from the waiting task's thread): adding a wait costs one system call
+/// and never wakes the I/O thread. Elsewhere it waits in `poll(2)` over every waiting
+/// socket, and a pipe wakes it when a wait is added. The thread starts on the first wait
+/// and ends with ``stop()`` (through the pipe). Cancelling a waiting task resumes it at
+/// once with `CancellationError`; a readiness reported for a socket nobody waits on any
+/// more is ignored, and a waiter woken early simply checks its socket and waits again.
 final class PGEventLoop: Sendable {
     private struct Waiter {
         let fd: Int32
@@ -29,14 +33,18 @@ final class PGEventLoop: Sendable {
         var pending: Set<UInt64> = []
         var cancelled: Set<UInt64> = []
         var nextID: UInt64 = 0
+        /// The waiter of each socket (one statement per connection at a time).
+        var byFD: [Int32: UInt64] = [:]
         var started = false
         var stopped = false
     }
 
     private let state = Locked(State())
     /// The wake pipe: read end polled by the thread, write end written to wake it.
-    private let wakeRead: Int32
+    let wakeRead: Int32
     private let wakeWrite: Int32
+    /// The epoll instance (Linux), watching the wake pipe and the armed sockets.
+    let poller: Int32
 
     init() throws {
         var fds: [Int32] = [0, 0]
@@ -46,11 +54,19 @@ final class PGEventLoop: Sendable {
         for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         wakeRead = fds[0]
         wakeWrite = fds[1]
+        do {
+            poller = try Self.makePoller(watching: wakeRead)
+        } catch {
+            close(wakeRead)
+            close(wakeWrite)
+            throw error
+        }
     }
 
     deinit {
         close(wakeRead)
         close(wakeWrite)
+        if poller >= 0 { close(poller) }
     }
 
     /// Suspends until `fd` is ready for `events` (`POLLIN`, `POLLOUT`), or has failed.
@@ -72,7 +88,10 @@ final class PGEventLoop: Sendable {
             }
         } onCancel: {
             let waiter = state.withLock { s -> Waiter? in
-                if let waiter = s.waiters.removeValue(forKey: id) { return waiter }
+                if let waiter = s.waiters.removeValue(forKey: id) {
+                    if s.byFD[waiter.fd] == id { s.byFD[waiter.fd] = nil }
+                    return waiter
+                }
                 if s.pending.contains(id) { s.cancelled.insert(id) }
                 return nil
             }
@@ -95,56 +114,62 @@ final class PGEventLoop: Sendable {
             }
             if s.stopped { return (StoreError.closed("PostgreSQL store"), false) }
             s.waiters[id] = Waiter(fd: fd, events: events, continuation: continuation)
+            s.byFD[fd] = id
             defer { s.started = true }
             return (nil, !s.started)
         }
         if let error = outcome.error {
             continuation.resume(throwing: error)
-        } else if outcome.start {
+            return
+        }
+        if outcome.start {
             let thread = Thread { [self] in run() }
             thread.name = "SwiftModel PostgreSQL I/O"
             thread.start()
-        } else {
-            wake()
         }
+        arm(fd, events)
     }
+
+    /// Resumes the waiters of the sockets in `ready`.
+    func resume(_ ready: [Int32]) {
+        let resumed = state.withLock { s in
+            ready.compactMap { fd -> Waiter? in
+                guard let id = s.byFD.removeValue(forKey: fd) else { return nil }
+                return s.waiters.removeValue(forKey: id)
+            }
+        }
+        for waiter in resumed { waiter.continuation.resume() }
+    }
+
+    /// The sockets waited on and what for, or nil once stopped.
+    var snapshot: [(fd: Int32, events: Int16)]? {
+        state.withLock { s in s.stopped ? nil : s.waiters.values.map { ($0.fd, $0.events) } }
+    }
+
+    var isStopped: Bool { state.withLock { $0.stopped } }
 
     /// Ends the thread; waits in progress and later ones throw ``StoreError`` `.closed`.
     func stop() {
         let waiters = state.withLock { s -> [Waiter] in
             s.stopped = true
-            defer { s.waiters = [:] }
+            defer {
+                s.waiters = [:]
+                s.byFD = [:]
+            }
             return Array(s.waiters.values)
         }
         for waiter in waiters { waiter.continuation.resume(throwing: StoreError.closed("PostgreSQL store")) }
         wake()
     }
 
-    private func wake() {
+    func wake() {
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
     }
 
-    /// The thread: poll the wake pipe and every waiting socket, resume the ready ones.
-    private func run() {
+    /// Empties the wake pipe.
+    func drainWakes() {
         var drain = [UInt8](repeating: 0, count: 64)
-        while true {
-            let snapshot = state.withLock { s -> [(UInt64, Int32, Int16)]? in
-                s.stopped ? nil : s.waiters.map { ($0.key, $0.value.fd, $0.value.events) }
-            }
-            guard let snapshot else { return }
-            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            fds += snapshot.map { pollfd(fd: $0.1, events: $0.2, revents: 0) }
-            let ready = poll(&fds, nfds_t(fds.count), -1)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            if fds[0].revents != 0 { while read(wakeRead, &drain, drain.count) > 0 {} }
-            let readyIDs = zip(snapshot, fds.dropFirst()).filter { $0.1.revents != 0 }.map(\.0.0)
-            guard !readyIDs.isEmpty else { continue }
-            let resumed = state.withLock { s in readyIDs.compactMap { s.waiters.removeValue(forKey: $0) } }
-            for waiter in resumed { waiter.continuation.resume() }
-        }
+        while read(wakeRead, &drain, drain.count) > 0 {}
     }
 }

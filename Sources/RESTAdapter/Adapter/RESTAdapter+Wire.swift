@@ -29,7 +29,17 @@ extension RESTAdapter {
     /// `text` percent-encoded for a path segment or a query item: only unreserved
     /// characters stay as they are.
     static func escape(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? text
+        // The common case — ids, names of plain ASCII — needs nothing, and no NSString.
+        let plain = text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                true
+            default: false
+            }
+        }
+        if plain { return text }
+        return text.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? text
     }
 
     /// The request for `resource`: its headers (the adapter's, the model's, the ones
