@@ -23,7 +23,7 @@ public enum Fault: Sendable, Equatable {
 
 extension Fault {
     /// Waits as a `.delay` or `.hold` fault says; true when the server stopped meanwhile.
-    func waitOut(_ stopping: StopSignal) -> Bool {
+    func waitOut(_ stopping: FaultRelease) -> Bool {
         switch self {
         case .delay(let duration): return stopping.wait(duration)
         case .hold(let release):

@@ -59,7 +59,9 @@ public final class RESTTestServer: Sendable {
     }
 
     private let state: Locked<State>
-    private let stopping = StopSignal()
+    /// Released when the server stops: wakes delayed and held requests, so stopping never
+    /// waits one out.
+    private let stopping = FaultRelease()
     private let http: Locked<HTTPServer?> = Locked(nil)
     /// The port the server listens on.
     public let port: Int
@@ -97,7 +99,7 @@ public final class RESTTestServer: Sendable {
 
     /// Stops the server (closing open connections). Idempotent.
     public func stop() {
-        stopping.signal()
+        stopping.release()
         let server = http.withLock { server in
             defer { server = nil }
             return server
@@ -145,7 +147,7 @@ public final class RESTTestServer: Sendable {
 
     // MARK: Handling
 
-    private static func handle(_ request: HTTPRequest, _ state: Locked<State>, _ stopping: StopSignal) -> HTTPResponse {
+    private static func handle(_ request: HTTPRequest, _ state: Locked<State>, _ stopping: FaultRelease) -> HTTPResponse {
         defer { state.withLock { $0.inFlight -= 1 } }
         let (fault, options) = state.withLock { state -> (PendingFault?, Options) in
             state.inFlight += 1
