@@ -175,6 +175,7 @@ struct ModelBenchmarks {
         var only: String?, adapter: String?
         var fileSizes = [100_000]
         var jsonN = 100_000
+        var relayDelay = Duration.microseconds(500)
         // The library's default posts nothing until a program names `.modelDidChange`;
         // `--center` measures with a NotificationCenter post per change.
         if CommandLine.arguments.contains("--center") { ModelNotifications.postsToNotificationCenter = true }
@@ -199,10 +200,16 @@ struct ModelBenchmarks {
                 try PostgresConcurrency.relayOnly(seconds: arguments.popFirst().flatMap(Int.init) ?? 600)
                 return
             case "--postgres-latency":
-                try PostgresConcurrency.runWithLatency(arguments.popFirst().flatMap(Int.init) ?? 10_000, runs: runs)
+                try PostgresConcurrency.runWithLatency(arguments.popFirst().flatMap(Int.init) ?? 10_000, runs: runs, delay: relayDelay)
                 return
             case "--contexts": try ContextOverhead.run(arguments.popFirst().flatMap(Int.init) ?? 100_000, runs: runs); return
             case "--tx-memory": try TransactionMemory.run(arguments.popFirst().flatMap(Int.init) ?? 200_000); return
+            case "--delay-ms":
+                // The relay's delay each way for a later --postgres-latency (default 0.5 ms).
+                guard let ms = arguments.popFirst().flatMap(Double.init), ms >= 0, ms < 10_000 else {
+                    throw BenchmarkError("--delay-ms needs a number of milliseconds below 10,000")
+                }
+                relayDelay = .microseconds(Int((ms * 1000).rounded()))
             case "--only": only = arguments.popFirst()
             case "--adapter": adapter = arguments.popFirst()
             case "--n": n = arguments.popFirst().flatMap(Int.init) ?? n
@@ -212,7 +219,7 @@ struct ModelBenchmarks {
             case "--json-n": jsonN = arguments.popFirst().flatMap(Int.init) ?? jsonN
             case "--runs": runs = arguments.popFirst().flatMap(Int.init) ?? runs
             default:
-                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|relations|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--center|--no-center] [--micro] [--micro-sqlite] [--micro-tx N] [--async N] [--async-tx N] [--tx-memory N] [--contexts N] [--rest N] [--postgres N] [--postgres-concurrent N] [--postgres-latency N] [--relay SECONDS] (PostgreSQL modes need SWIFTMODEL_POSTGRES_URL)")
+                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|relations|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--center|--no-center] [--micro] [--micro-sqlite] [--micro-tx N] [--async N] [--async-tx N] [--tx-memory N] [--contexts N] [--rest N] [--postgres N] [--postgres-concurrent N] [--delay-ms MS] [--postgres-latency N] [--relay SECONDS] (PostgreSQL modes need SWIFTMODEL_POSTGRES_URL)")
                 return
             }
         }

@@ -11,7 +11,7 @@ import Synchronization
 /// and per-call latency (p50, p99, call to return: waits for a connection included).
 ///
 /// `--postgres-latency N`: the same through a ``LatencyRelay`` adding 0.5 ms each way (1 ms
-/// of round trip) with pools of 16, beside the bound such a link allows: connections ÷ the
+/// of round trip; `--delay-ms D` before it sets another delay) with pools of 16, beside the bound such a link allows: connections ÷ the
 /// round trip of one raw `SELECT 1` through the relay.
 enum PostgresConcurrency {
     static let tasks = 64
@@ -20,8 +20,8 @@ enum PostgresConcurrency {
         try runAsync { try await measure(n, runs: runs, connections: 8, delay: nil) }
     }
 
-    static func runWithLatency(_ n: Int, runs: Int) throws {
-        try runAsync { try await measure(n, runs: runs, connections: 16, delay: .microseconds(500)) }
+    static func runWithLatency(_ n: Int, runs: Int, delay: Duration) throws {
+        try runAsync { try await measure(n, runs: runs, connections: 16, delay: delay) }
     }
 
     static func measure(_ n: Int, runs: Int, connections: Int, delay: Duration?) async throws {
