@@ -169,7 +169,18 @@ let workloads: [Workload] = [
 
 @main
 struct ModelBenchmarks {
-    static func main() throws {
+    /// Runs the mode the arguments name; a failure (a bad argument, a missing server) is
+    /// printed, with exit status 1, not a trap.
+    static func main() {
+        do {
+            try run()
+        } catch {
+            FileHandle.standardError.write(Data("ModelBenchmarks: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func run() throws {
         var arguments = CommandLine.arguments.dropFirst()
         var json = false, n = 100_000, sqliteN = 50_000, runs = 5
         var only: String?, adapter: String?
@@ -196,8 +207,8 @@ struct ModelBenchmarks {
                 return
             case "--relay":
                 // A latency relay alone, for other clients (the peer bench): 0.5 ms each way
-                // to SWIFTMODEL_POSTGRES_URL's port, for the given seconds.
-                try PostgresConcurrency.relayOnly(seconds: arguments.popFirst().flatMap(Int.init) ?? 600)
+                // (or --delay-ms before it) to SWIFTMODEL_POSTGRES_URL's port, for the given seconds.
+                try PostgresConcurrency.relayOnly(seconds: arguments.popFirst().flatMap(Int.init) ?? 600, delay: relayDelay)
                 return
             case "--postgres-latency":
                 try PostgresConcurrency.runWithLatency(arguments.popFirst().flatMap(Int.init) ?? 10_000, runs: runs, delay: relayDelay)
@@ -205,7 +216,7 @@ struct ModelBenchmarks {
             case "--contexts": try ContextOverhead.run(arguments.popFirst().flatMap(Int.init) ?? 100_000, runs: runs); return
             case "--tx-memory": try TransactionMemory.run(arguments.popFirst().flatMap(Int.init) ?? 200_000); return
             case "--delay-ms":
-                // The relay's delay each way for a later --postgres-latency (default 0.5 ms).
+                // The relay's delay each way for a later --postgres-latency or --relay (default 0.5 ms).
                 guard let ms = arguments.popFirst().flatMap(Double.init), ms >= 0, ms < 10_000 else {
                     throw BenchmarkError("--delay-ms needs a number of milliseconds below 10,000")
                 }
@@ -219,7 +230,7 @@ struct ModelBenchmarks {
             case "--json-n": jsonN = arguments.popFirst().flatMap(Int.init) ?? jsonN
             case "--runs": runs = arguments.popFirst().flatMap(Int.init) ?? runs
             default:
-                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|relations|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--center|--no-center] [--micro] [--micro-sqlite] [--micro-tx N] [--async N] [--async-tx N] [--tx-memory N] [--contexts N] [--rest N] [--postgres N] [--postgres-concurrent N] [--delay-ms MS] [--postgres-latency N] [--relay SECONDS] (PostgreSQL modes need SWIFTMODEL_POSTGRES_URL)")
+                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|relations|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--center|--no-center] [--micro] [--micro-sqlite] [--micro-tx N] [--async N] [--async-tx N] [--tx-memory N] [--contexts N] [--rest N] [--postgres N] [--postgres-concurrent N] [--delay-ms MS] [--postgres-latency N | --relay SECONDS] (PostgreSQL modes need SWIFTMODEL_POSTGRES_URL)")
                 return
             }
         }

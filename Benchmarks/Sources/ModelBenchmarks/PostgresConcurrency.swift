@@ -11,8 +11,9 @@ import Synchronization
 /// and per-call latency (p50, p99, call to return: waits for a connection included).
 ///
 /// `--postgres-latency N`: the same through a ``LatencyRelay`` adding 0.5 ms each way (1 ms
-/// of round trip; `--delay-ms D` before it sets another delay) with pools of 16, beside the bound such a link allows: connections ÷ the
-/// round trip of one raw `SELECT 1` through the relay.
+/// of round trip; `--delay-ms D` before it sets another delay) with pools of 16, beside the
+/// bound such a link allows: connections ÷ the round trip of one raw `SELECT 1` through the
+/// relay.
 enum PostgresConcurrency {
     static let tasks = 64
 
@@ -78,13 +79,13 @@ enum PostgresConcurrency {
         }
     }
 
-    /// Runs a relay adding 0.5 ms each way to the server for `seconds`, printing the
+    /// Runs a relay adding `delay` each way to the server for `seconds`, printing the
     /// connection string through it (for a client in another process).
-    static func relayOnly(seconds: Int) throws {
+    static func relayOnly(seconds: Int, delay: Duration) throws {
         guard let direct = ProcessInfo.processInfo.environment["SWIFTMODEL_POSTGRES_URL"],
             let range = direct.range(of: #"port=\d+"#, options: .regularExpression), let port = Int(direct[range].dropFirst(5))
         else { throw BenchmarkError("--relay needs SWIFTMODEL_POSTGRES_URL with port=…") }
-        let relay = try LatencyRelay(targetPort: port, delay: .microseconds(500))
+        let relay = try LatencyRelay(targetPort: port, delay: delay)
         FileHandle.standardOutput.write(Data((direct.replacingCharacters(in: range, with: "port=\(relay.port)") + "\n").utf8))
         Thread.sleep(forTimeInterval: Double(seconds))
         relay.stop()
