@@ -80,15 +80,19 @@ public final class HTTPServer: Sendable {
 
     /// Stops accepting, closes every open connection and waits for the server's threads.
     /// Idempotent.
+    ///
+    /// Connections are shut down holding the state lock, under which a connection's thread
+    /// also closes its descriptor: a descriptor closed and reused meanwhile (by another
+    /// server's listening socket, in a process running many) is never shut down by mistake.
     public func stop() {
-        let open: Set<Int32>? = state.withLock { state in
-            if state.stopped { return nil }
+        let stopping: Bool = state.withLock { state in
+            if state.stopped { return false }
             state.stopped = true
-            return state.connections
+            shutdown(listener, Int32(SHUT_RDWR))
+            for fd in state.connections { shutdown(fd, Int32(SHUT_RDWR)) }
+            return true
         }
-        guard let open else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
+        guard stopping else { return }
         finished.wait()
         close(listener)
     }
@@ -119,8 +123,10 @@ public final class HTTPServer: Sendable {
             finished.enter()
             let thread = Thread { [self] in
                 serve(fd)
-                state.withLock { _ = $0.connections.remove(fd) }
-                close(fd)
+                state.withLock {
+                    _ = $0.connections.remove(fd)
+                    close(fd)  // under the lock: see stop()
+                }
                 finished.leave()
             }
             thread.name = "HTTPServer.conn"
