@@ -50,6 +50,31 @@ struct PostgresTablePreparationTests {
         #expect(try await PgAccount.count(in: store) == 1)
     }
 
+    @Test func preparingATableNeverWaitsForTheSameNameInAnotherSchema() throws {
+        // One connection: the transaction must prepare the table inside itself, holding the
+        // preparation lock until it ends.
+        let holder = try PostgresTestServer.store { $0.maximumConnections = 1 }
+        defer { try? holder.close() }
+        let (holding, release, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        Thread {
+            try? holder.transaction {
+                _ = try PgAccount.create(["owner": "held", "balance": 1], in: holder)
+                holding.signal()
+                release.wait()
+            }
+            done.signal()
+        }.start()
+        defer {
+            release.signal()
+            done.wait()
+        }
+        holding.wait()
+        // The same table name in another schema: prepared at once, not after a timeout.
+        let other = try PostgresTestServer.store { $0.statementTimeout = .seconds(3) }
+        defer { try? other.close() }
+        #expect(try PgAccount.count(in: other) == 0)
+    }
+
     @Test func aTablePreparedForATransactionOutlivesItsRollback() throws {
         let store = try PostgresTestServer.store()
         defer { try? store.close() }

@@ -13,10 +13,13 @@ extension PGConnection: SQLConnection {
             ).strings())
     }
 
-    /// A transaction-scoped advisory lock on the table's name, so concurrent processes do
-    /// not race on `CREATE TABLE` (PostgreSQL's DDL is transactional, not serialised).
+    /// A transaction-scoped advisory lock on the table's schema-qualified name, so
+    /// concurrent processes do not race on `CREATE TABLE` (PostgreSQL's DDL is
+    /// transactional, not serialised). Qualified by `current_schema()`: preparing a table
+    /// never waits for a transaction preparing the same name in another schema.
     package func lockForPreparation(ofTable table: String) throws {
-        _ = try query("SELECT pg_advisory_xact_lock(hashtextextended($1, 7186453920571))", [.string(table)])
+        _ = try query(
+            "SELECT pg_advisory_xact_lock(hashtextextended(coalesce(current_schema(), '') || '.' || $1, 7186453920571))", [.string(table)])
     }
 
     /// The primary key constraint's name and the identity sequence of generated ids.
