@@ -10,7 +10,7 @@ import Testing
 /// conventions of APIs we did not write, each with the client settings that API needs.
 /// (Server-assigned UUID and string ids, ignored query parameters and a Parse-style API
 /// need models of their own: see `RESTThirdPartyAPITests` and `RESTParseStyleTests`.)
-@Suite struct RESTAPIShapeTests {
+@Suite(.runsOffThePool) struct RESTAPIShapeTests {
     enum Shape: String, CaseIterable, Sendable {
         case envelope, missing204, missing400, missing410, serverFields, omittedNulls, patchNullMeansUnchanged
 

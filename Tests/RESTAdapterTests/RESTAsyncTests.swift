@@ -6,7 +6,7 @@ import Testing
 /// Async calls on RESTAdapter: they await the adapter's own async operations (no
 /// blocking-pool thread per request), bounded by `maxConcurrentRequests`, with the same
 /// requests, answers, headers and tokens as the synchronous calls.
-@Suite struct RESTAsyncTests {
+@Suite(.runsOffThePool) struct RESTAsyncTests {
     /// A todo with a UUID id and server-set fields.
     typealias Todo = RESTThirdPartyAPITests.Todo
 

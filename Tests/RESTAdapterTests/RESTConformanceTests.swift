@@ -5,7 +5,7 @@ import RESTTestServer
 import Testing
 
 /// RESTAdapter against the in-process test server, through the shared conformance suite.
-@Suite struct RESTConformanceTests {
+@Suite(.runsOffThePool) struct RESTConformanceTests {
     /// Servers started for the suite's stores; each group gets its own.
     static let servers = ServerList()
 

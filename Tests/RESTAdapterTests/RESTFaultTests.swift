@@ -5,7 +5,7 @@ import RESTTestServer
 import Testing
 
 /// Every fault the test server injects: typed errors, retries, deadlines, auth.
-@Suite struct RESTFaultTests {
+@Suite(.runsOffThePool) struct RESTFaultTests {
     @Test func anErrorStatusCarriesMethodURLStatusAndBody() throws {
         let f = try RESTFixture { $0.retry = .none }
         f.server.seed("companies", [["name": "Acme"]])
