@@ -77,6 +77,18 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
     ///   for a value a `.unique` column already holds in another row. Nothing is stored.
     /// - Complexity: O(1) amortised.
     public func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue {
+        try insertRow(row, into: schema)[0]
+    }
+
+    /// Inserts like ``insert(_:into:)`` and returns the stored row itself (its id set), so
+    /// a saved record can share that row's storage instead of copying its own to take the id.
+    public func insertReturningStored(_ row: [ModelValue], into schema: ModelSchema) throws -> (id: ModelValue, stored: [ModelValue]?) {
+        let stored = try insertRow(row, into: schema)
+        return (stored[0], stored)
+    }
+
+    /// Stores `row` (with the next id when its id is nil) and returns it as stored.
+    private func insertRow(_ row: [ModelValue], into schema: ModelSchema) throws -> [ModelValue] {
         try lock.withLock {
             let table = try table(for: schema)
             try schema.checkRow(row)
@@ -99,7 +111,7 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
             }
             _ = table.append(row)
             if !journal.isEmpty { journal[journal.count - 1].append(.inserted(table: table, id: row[0], previousNextID: previousNextID)) }
-            return row[0]
+            return row
         }
     }
 

@@ -19,6 +19,47 @@ enum Micro {
         report("set column", time { for k in 0..<n { p.age = k } })
         report("get column", time { var s = 0; for _ in 0..<n { s &+= p.age }; blackHole(s) })
         report("fill 10 columns", time { for k in 0..<n { Fixture.fill(p, k) } })
+        try writeLayers(n, report)
+    }
+
+    /// Issue 41: what an insert, an update and a delete cost per layer on ArrayAdapter —
+    /// the record, the model layer's save, the adapter — each timed alone.
+    static func writeLayers(_ n: Int, _ report: (String, Duration) -> Void) throws {
+        let schema = Person.schema
+        let rows: [[ModelValue]] = (0..<n).map { k in
+            let r = Fixture.row(k)
+            return [
+                .null, .string(r.name), .string(r.email), .int(Int64(r.age)), .double(r.score), .bool(r.active),
+                .date(r.joined), r.notes.map { .string($0) } ?? .null, .int(r.rank), .double(r.balance), .string(r.city),
+            ]
+        }
+        report("Person() + fill", time { for k in 0..<n { let p = Person(); Fixture.fill(p, k); blackHole(p) } })
+        let filled = (0..<n).map { k in
+            let p = Person()
+            Fixture.fill(p, k)
+            return p
+        }
+        do {
+            let store = ArrayAdapter()
+            try store.prepare(schema)
+            report("adapter.insert row", try time { for row in rows { blackHole(try store.insert(row, into: schema)) } })
+        }
+        do {
+            let store = ArrayAdapter()
+            try store.prepare(schema)
+            report("save (insert)", try time { for p in filled { try p.save(to: store) } })
+            let changed = try filled.map { p in
+                var row = try store.find(id: .int(p.id ?? 0), in: schema) ?? []
+                if case .double(let d) = row[4] { row[4] = .double(d + 1) }
+                return row
+            }
+            report("adapter.update row", try time { for row in changed { try store.update(row, changedColumns: [4], in: schema) } })
+            report("save (update)", try time { for p in filled { p.score += 2; try p.save() } })
+            report("adapter.delete id", try time {
+                for p in filled.prefix(n / 2) { blackHole(try store.delete(id: .int(p.id ?? 0), from: schema)) }
+            })
+            report("delete()", try time { for p in filled.suffix(n / 2) { try p.delete() } })
+        }
     }
 }
 

@@ -6,6 +6,9 @@ struct Workload: Sendable {
     let name: String
     let model: @Sendable (Int) throws -> Duration
     let baseline: @Sendable (Int) throws -> Duration
+    /// A second baseline timed in the same run, where the suite has one (ArrayAdapter: a
+    /// class per record behind a lock, ``LockedClassBaseline``).
+    var reference: (@Sendable (Int) throws -> Duration)? = nil
 }
 
 func time(_ body: () throws -> Void) rethrows -> Duration {
@@ -59,7 +62,8 @@ let workloads: [Workload] = [
             let d = time { for k in 0..<n { _ = plain.insert(Fixture.row(k)) } }
             blackHole(plain)
             return d
-        }),
+        },
+        reference: { n in LockedClassBaseline.insert(n) }),
     Workload(
         name: "fetch all",
         model: { n in
@@ -81,7 +85,8 @@ let workloads: [Workload] = [
                 for p in all { sum &+= p.age }
                 blackHole(sum)
             }
-        }),
+        },
+        reference: { n in LockedClassBaseline.fetchAll(n) }),
     Workload(
         name: "10k lookups by id",
         model: { n in
@@ -103,7 +108,8 @@ let workloads: [Workload] = [
                 }
                 blackHole(sum)
             }
-        }),
+        },
+        reference: { n in LockedClassBaseline.lookupsByID(n) }),
     Workload(
         name: "filtered query x20",
         model: { n in
@@ -123,7 +129,8 @@ let workloads: [Workload] = [
                 }
                 blackHole(sum)
             }
-        }),
+        },
+        reference: { n in LockedClassBaseline.filtered(n) }),
     Workload(
         name: "update all",
         model: { n in
@@ -145,7 +152,8 @@ let workloads: [Workload] = [
             }
             blackHole(plain)
             return d
-        }),
+        },
+        reference: { n in LockedClassBaseline.updateAll(n) }),
     Workload(
         name: "delete half",
         model: { n in
@@ -164,7 +172,8 @@ let workloads: [Workload] = [
             }
             blackHole(plain)
             return d
-        }),
+        },
+        reference: { n in LockedClassBaseline.deleteHalf(n) }),
 ]
 
 @main
@@ -241,26 +250,35 @@ struct ModelBenchmarks {
         ] + fileSizes.map { ("file", "FileAdapter", "JSONEncoder/JSONDecoder of Codable structs", $0, fileWorkloads) }
             + [("json", "Serialization", "JSONEncoder/JSONDecoder of Codable structs (ISO 8601 dates)", jsonN, jsonWorkloads)]
         for suite in suites where adapter == nil || adapter == suite.key {
+            let selected = suite.workloads.filter { only == nil || $0.name.hasPrefix(only ?? "") }
+            let referenced = selected.contains { $0.reference != nil }
             if !json {
                 print("\n\(suite.name) vs \(suite.baseline), n = \(suite.n), median of \(runs) runs")
-                print("workload".padding(toLength: 20, withPad: " ", startingAt: 0) + "     model ms   baseline ms    ratio")
+                if referenced { print("reference: a final class per record, rows in an [Int64: Row] dictionary behind a lock") }
+                print(
+                    "workload".padding(toLength: 20, withPad: " ", startingAt: 0) + "     model ms   baseline ms    ratio"
+                        + (referenced ? "  reference ms  vs ref" : ""))
             }
-            for workload in suite.workloads where only == nil || workload.name.hasPrefix(only ?? "") {
-                var model: [Double] = [], base: [Double] = []
+            for workload in selected {
+                var model: [Double] = [], base: [Double] = [], reference: [Double] = []
                 for _ in 0..<runs {
                     model.append(milliseconds(try workload.model(suite.n)))
                     base.append(milliseconds(try workload.baseline(suite.n)))
+                    if let timeReference = workload.reference { reference.append(milliseconds(try timeReference(suite.n))) }
                 }
                 let m = median(model), b = median(base)
                 let ratio = m / b
+                let r = reference.isEmpty ? nil : median(reference)
                 if json {
+                    let referenceFields = r.map { ",\"reference_ms\":\(rounded($0)),\"reference_ratio\":\(rounded(m / $0))" } ?? ""
                     print(
-                        "{\"adapter\":\"\(suite.name)\",\"workload\":\"\(workload.name)\",\"n\":\(suite.n),\"median_ms\":\(rounded(m)),\"baseline_ms\":\(rounded(b)),\"ratio\":\(rounded(ratio))}"
+                        "{\"adapter\":\"\(suite.name)\",\"workload\":\"\(workload.name)\",\"n\":\(suite.n),\"median_ms\":\(rounded(m)),\"baseline_ms\":\(rounded(b)),\"ratio\":\(rounded(ratio))\(referenceFields)}"
                     )
                 } else {
                     print(
                         workload.name.padding(toLength: 20, withPad: " ", startingAt: 0)
-                            + String(format: "%13.2f %13.2f %8.2f", m, b, ratio))
+                            + String(format: "%13.2f %13.2f %8.2f", m, b, ratio)
+                            + (r.map { String(format: "%14.2f %7.2f", $0, m / $0) } ?? ""))
                 }
             }
         }

@@ -187,11 +187,17 @@ extension ModelProtocol {
         _ written: StoreWrite, isNew: Bool, changed: [Int], store: any PersistenceAdapter, schema: ModelSchema,
         undoing before: RecordState
     ) {
-        if isNew, let id = written.id { _assign(id, at: 0) }
-        // The values a store set on write (a server's `url`, `updated_at`, a normalised
-        // field): the record matches what is stored without another read.
-        if let stored = written.stored, stored.count == __values.count {
-            for k in stored.indices where stored[k] != __values[k] { _assign(stored[k], at: k) }
+        if let stored = written.stored, stored.count == __values.count, !isObserved {
+            // Nobody to tell of the change (observers, bindings, a context): the record
+            // shares the stored row as it is instead of copying its own to take the id.
+            __values = stored
+        } else {
+            if isNew, let id = written.id { _assign(id, at: 0) }
+            // The values a store set on write (a server's `url`, `updated_at`, a normalised
+            // field): the record matches what is stored without another read.
+            if let stored = written.stored, stored.count == __values.count {
+                for k in stored.indices where stored[k] != __values[k] { _assign(stored[k], at: k) }
+            }
         }
         if isNew, ProvisionalIdentities.isActive {
             ProvisionalIdentities.noteInsert(self, id: __values[0], schema: schema, store: store)

@@ -103,6 +103,11 @@ open class ModelObject {
         if let extras = __extras { extras.didChange(self, slot: slot, old: old, new: value) }
     }
 
+    /// Whether anything hears of the record's value changes: an Observation registrar, a
+    /// context holding it, or observers and bindings (``RecordExtras``). When nothing does,
+    /// ``_assign(_:at:)`` only stores, so a whole row may replace ``__values`` at once.
+    package final var isObserved: Bool { __observation != nil || __membership != nil || __extras != nil }
+
     @usableFromInline package final func _noteRead(_ slot: Int) {
         __extras?.probe?.append(slot)
     }

@@ -69,7 +69,8 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
         self.columns = columns
         self.columnNames = columns.map(\.name)
         self.loadChecks = Self.loadChecks(columns)
-        self.defaults = columns.map(\.defaultValue)
+        let defaults = columns.map(\.defaultValue)
+        self.defaults = defaults
         self.constantDefaults = defaults.allSatisfy(\.isConstant) ? defaults.map { $0.makeValue() } : nil
         var stamps: [FieldTimestampSlots] = []
         for column in columns where column.options.contains(.fieldTimestamps) {
