@@ -27,11 +27,12 @@ public enum QueryEngine {
     public static func count<Source: RowSource>(_ query: StoreQuery, from source: Source) -> Int {
         let n: Int
         if let predicate = query.predicate {
+            let matches = RowPredicate(predicate).test
             if let rows = indexed(predicate, in: source) {
-                n = rows.reduce(0) { evaluate(predicate, $1) == true ? $0 + 1 : $0 }
+                n = rows.reduce(0) { matches($1) == true ? $0 + 1 : $0 }
             } else {
                 var k = 0
-                for row in source.storeOrderRows where evaluate(predicate, row) == true { k += 1 }
+                for row in source.storeOrderRows where matches(row) == true { k += 1 }
                 n = k
             }
         } else {
@@ -44,11 +45,12 @@ public enum QueryEngine {
     /// Matching rows in store order.
     static func candidates<Source: RowSource>(_ predicate: QueryPredicate?, in source: Source) -> [[ModelValue]] {
         guard let predicate else { return Array(source.storeOrderRows) }
+        let isMatch = RowPredicate(predicate).test
         if let rows = indexed(predicate, in: source) {
-            return rows.filter { evaluate(predicate, $0) == true }
+            return rows.filter { isMatch($0) == true }
         }
         var matches: [[ModelValue]] = []
-        for row in source.storeOrderRows where evaluate(predicate, row) == true { matches.append(row) }
+        for row in source.storeOrderRows where isMatch(row) == true { matches.append(row) }
         return matches
     }
 

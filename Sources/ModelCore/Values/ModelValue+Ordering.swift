@@ -28,7 +28,7 @@ extension ModelValue {
         }
     }
 
-    @inlinable static func order<T: Comparable>(_ a: T, _ b: T) -> ComparisonResult {
+    @inlinable package static func order<T: Comparable>(_ a: T, _ b: T) -> ComparisonResult {
         a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending)
     }
 
@@ -52,7 +52,7 @@ extension ModelValue {
     }
 
     /// Binary (code unit) comparison of UTF-8 strings, matching SQLite's BINARY collation.
-    static func compareBinary(_ a: String, _ b: String) -> ComparisonResult {
+    package static func compareBinary(_ a: String, _ b: String) -> ComparisonResult {
         var a = a, b = b
         return a.withUTF8 { ua in
             b.withUTF8 { ub in

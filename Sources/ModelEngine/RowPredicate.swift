@@ -1,0 +1,122 @@
+import Foundation
+import ModelCore
+
+/// A ``QueryPredicate`` compiled once per query into closures over a row, with the same
+/// three-valued answers as ``QueryEngine/evaluate(_:_:)``.
+///
+/// Evaluating the predicate tree itself re-reads the tree for every row: each row
+/// destructures the enum cases, copies their operands (retaining strings and arrays) and
+/// pairs both values in a tuple to find how they compare — about 440 instructions a row
+/// for `age BETWEEN 30 AND 40 AND city = "Paris"`, over 80 % of an in-memory filter.
+/// Compiled, the operands are taken apart once, and a comparison whose row value has the
+/// operand's own kind (an `int` column against an `int`, a `string` against a `string`)
+/// is decided without the general comparison; any other pairing — nulls, mixed number
+/// kinds, values of other kinds — goes to ``QueryEngine/compare(_:_:_:)`` as before.
+package struct RowPredicate {
+    /// The predicate's answer for one row: `true`, `false` or `nil` (unknown).
+    package let test: ([ModelValue]) -> Bool?
+
+    package init(_ predicate: QueryPredicate) {
+        test = Self.compile(predicate)
+    }
+
+    private static func compile(_ predicate: QueryPredicate) -> ([ModelValue]) -> Bool? {
+        switch predicate {
+        case .compare(let column, let op, let value):
+            return comparison(column, op, value)
+        case .isNull(let column):
+            return { row in row[column].isNull }
+        case .isNotNull(let column):
+            return { row in !row[column].isNull }
+        case .between(let column, .int(let low), .int(let high)):
+            return { row in
+                if case .int(let a) = row[column] { return a >= low && a <= high }
+                return QueryEngine.and(
+                    QueryEngine.compare(row[column], .greaterOrEqual, .int(low)),
+                    QueryEngine.compare(row[column], .lessOrEqual, .int(high)))
+            }
+        case .between(let column, let low, let high):
+            let atLeast = comparison(column, .greaterOrEqual, low)
+            let atMost = comparison(column, .lessOrEqual, high)
+            return { row in QueryEngine.and(atLeast(row), atMost(row)) }
+        case .and(let parts):
+            let tests = parts.map(compile)
+            if tests.count == 2 {
+                let (first, second) = (tests[0], tests[1])
+                return { row in
+                    let a = first(row)
+                    if a == false { return false }
+                    return QueryEngine.and(a, second(row))
+                }
+            }
+            return { row in
+                var result: Bool? = true
+                for test in tests {
+                    result = QueryEngine.and(result, test(row))
+                    if result == false { return false }
+                }
+                return result
+            }
+        case .or(let parts):
+            let tests = parts.map(compile)
+            return { row in
+                var result: Bool? = false
+                for test in tests {
+                    result = QueryEngine.or(result, test(row))
+                    if result == true { return true }
+                }
+                return result
+            }
+        case .not(let inner):
+            let test = compile(inner)
+            return { row in test(row).map { !$0 } }
+        case .isIn, .notIn, .text:
+            return { row in QueryEngine.evaluate(predicate, row) }
+        }
+    }
+
+    /// `row[column] op value`, deciding same-kind scalar pairs directly.
+    private static func comparison(_ column: Int, _ op: ComparisonOperator, _ value: ModelValue) -> ([ModelValue]) -> Bool? {
+        switch value {
+        case .int(let b):
+            return { row in
+                if case .int(let a) = row[column] { return op.holds(ModelValue.order(a, b)) }
+                return QueryEngine.compare(row[column], op, value)
+            }
+        case .double(let b) where !b.isNaN:
+            return { row in
+                if case .double(let a) = row[column], !a.isNaN { return op.holds(ModelValue.order(a, b)) }
+                return QueryEngine.compare(row[column], op, value)
+            }
+        case .string(let b):
+            return { row in
+                if case .string(let a) = row[column] { return op.holds(ModelValue.compareBinary(a, b)) }
+                return QueryEngine.compare(row[column], op, value)
+            }
+        case .date(let b):
+            let seconds = b.timeIntervalSince1970
+            return { row in
+                if case .date(let a) = row[column] { return op.holds(ModelValue.order(a.timeIntervalSince1970, seconds)) }
+                return QueryEngine.compare(row[column], op, value)
+            }
+        case .null:
+            return { _ in nil }
+        default:
+            return { row in QueryEngine.compare(row[column], op, value) }
+        }
+    }
+}
+
+extension ComparisonOperator {
+    /// Whether two values in `order` satisfy the operator.
+    @inline(__always) func holds(_ order: ComparisonResult) -> Bool {
+        switch self {
+        case .equal: order == .orderedSame
+        case .notEqual: order != .orderedSame
+        case .less: order == .orderedAscending
+        case .lessOrEqual: order != .orderedDescending
+        case .greater: order == .orderedDescending
+        case .greaterOrEqual: order != .orderedAscending
+        }
+    }
+}
