@@ -71,7 +71,7 @@ let package = Package(
             name: "RESTSync", dependencies: ["RESTAdapter", "RESTTestServer", "SQLiteAdapter"], path: "Examples/RESTSync"),
         .testTarget(name: "ModelCoreTests", dependencies: ["ModelCore", "ArrayAdapter", "TestSupport"]),
         .testTarget(name: "ModelValidationTests", dependencies: ["ModelValidation", "ArrayAdapter"]),
-        .testTarget(name: "ModelQueryTests", dependencies: ["ModelQuery", "ModelEngine", "ArrayAdapter", "TestSupport"]),
+        .testTarget(name: "ModelQueryTests", dependencies: ["ModelQuery", "ModelEngine", "ArrayAdapter", "AdapterConformance", "TestSupport"]),
         .testTarget(name: "ModelFormsTests", dependencies: ["ModelForms", "ArrayAdapter"]),
         .testTarget(name: "ArrayAdapterTests", dependencies: ["ArrayAdapter", "AdapterConformance", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["ModelCore", "ModelQuery", "ModelSerialization"], path: "Tests/TestSupport"),

@@ -1,3 +1,4 @@
+import AdapterConformance
 import Foundation
 import ModelEngine
 import Testing
@@ -7,19 +8,8 @@ import Testing
 /// of every value kind: same-kind pairs take its fast paths, every other pairing (nulls,
 /// `int` against `double` or `bool`, strings against numbers, NaN) its fallback.
 @Suite struct RowPredicateTests {
-    /// A deterministic generator (SplitMix64), so a failure repeats.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    }
+    /// A deterministic generator, so a failure repeats.
+    typealias Generator = SeededRandom
 
     static let strings = ["", "a", "A", "apple", "Apple", "é", "e\u{301}", "z", "Paris", "paris", "日本"]
     static let dates = [0, 1, -1, 1_700_000_000, 1_700_000_000.5].map { Date(timeIntervalSince1970: $0) }
@@ -52,7 +42,7 @@ import Testing
     }
 
     @Test func compiledAnswersEqualTheTreeWalkOnRandomInput() {
-        var g = Generator(state: 41)
+        var g = Generator(seed: 41)
         var checked = 0, decided = 0
         for _ in 0..<3_000 {
             let predicate = Self.predicate(&g, columns: 4)
@@ -79,4 +69,9 @@ import Testing
         #expect(RowPredicate(.compare(column: 0, .equal, .int(1))).test([.null]) == nil)
         #expect(RowPredicate(.between(column: 0, .int(1), .int(3))).test([.bool(true)]) == true)
     }
+}
+
+extension SeededRandom {
+    /// A number in `0..<n` (`n` > 0).
+    fileprivate mutating func below(_ n: Int) -> Int { int(0...(n - 1)) }
 }

@@ -26,13 +26,7 @@ enum Micro {
     /// the record, the model layer's save, the adapter — each timed alone.
     static func writeLayers(_ n: Int, _ report: (String, Duration) -> Void) throws {
         let schema = Person.schema
-        let rows: [[ModelValue]] = (0..<n).map { k in
-            let r = Fixture.row(k)
-            return [
-                .null, .string(r.name), .string(r.email), .int(Int64(r.age)), .double(r.score), .bool(r.active),
-                .date(r.joined), r.notes.map { .string($0) } ?? .null, .int(r.rank), .double(r.balance), .string(r.city),
-            ]
-        }
+        let rows = (0..<n).map(Fixture.values)
         report("Person() + fill", time { for k in 0..<n { let p = Person(); Fixture.fill(p, k); blackHole(p) } })
         let filled = (0..<n).map { k in
             let p = Person()
@@ -72,13 +66,7 @@ enum MicroSQLite {
             print(name.padding(toLength: 34, withPad: " ", startingAt: 0) + String(format: "%8.1f ns/op", ns))
         }
         let schema = Person.schema
-        let rows: [[ModelValue]] = (0..<n).map { k in
-            let r = Fixture.row(k)
-            return [
-                .null, .string(r.name), .string(r.email), .int(Int64(r.age)), .double(r.score), .bool(r.active),
-                .date(r.joined), r.notes.map { .string($0) } ?? .null, .int(r.rank), .double(r.balance), .string(r.city),
-            ]
-        }
+        let rows = (0..<n).map(Fixture.values)
         do {
             let db = try BenchDatabase()
             let store = try db.adapter()

@@ -75,6 +75,15 @@ enum Fixture {
             rank: Int64(k), balance: Double(k) * 1.25, city: cities[k % cities.count])
     }
 
+    /// Record `k`'s row as an adapter takes it (id nil), for timing adapters alone.
+    static func values(_ k: Int) -> [ModelValue] {
+        let r = row(k)
+        return [
+            .null, .string(r.name), .string(r.email), .int(Int64(r.age)), .double(r.score), .bool(r.active),
+            .date(r.joined), r.notes.map { .string($0) } ?? .null, .int(r.rank), .double(r.balance), .string(r.city),
+        ]
+    }
+
     /// Deterministic pseudo-random ids in 1...n.
     static func lookupIDs(_ count: Int, n: Int) -> [Int64] {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
