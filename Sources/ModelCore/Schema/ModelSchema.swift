@@ -159,10 +159,7 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
     /// When every default is a constant, the row is shared, not rebuilt.
     package func newRecordValues() -> [ModelValue] {
         if let constantDefaults { return constantDefaults }
-        return [ModelValue](unsafeUninitializedCapacity: defaults.count) { buffer, count in
-            for k in 0..<defaults.count { buffer.initializeElement(at: k, to: defaults[k].makeValue()) }
-            count = defaults.count
-        }
+        return ModelValue.row(count: defaults.count) { defaults[$0].makeValue() }
     }
 
     public var description: String {

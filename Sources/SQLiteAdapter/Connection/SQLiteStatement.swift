@@ -193,13 +193,8 @@ final class SQLiteStatement {
         let count = table.types.count
         let name = table.schema.tableName
         return try table.types.withUnsafeBufferPointer { types in
-            try [ModelValue](unsafeUninitializedCapacity: count) { buffer, initialized in
-                for k in 0..<count {
-                    buffer.initializeElement(
-                        at: k,
-                        to: try value(at: Int32(k), type: types[k], table.columns, k, table: name, idAt: 0, dates: table.dates[k]))
-                    initialized = k + 1
-                }
+            try ModelValue.row(count: count) { k in
+                try value(at: Int32(k), type: types[k], table.columns, k, table: name, idAt: 0, dates: table.dates[k])
             }
         }
     }
