@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(name: "AsyncAPITests", dependencies: ["ArrayAdapter", "SQLiteAdapter", "FileAdapter"]),
         .testTarget(
             name: "RESTAdapterTests",
-            dependencies: ["RESTAdapter", "RESTTestServer", "ArrayAdapter", "SQLiteAdapter", "FileAdapter", "AdapterConformance"]),
+            dependencies: ["RESTAdapter", "RESTTestServer", "ArrayAdapter", "SQLiteAdapter", "FileAdapter", "AdapterConformance", "TestSupport"]),
         .testTarget(
             name: "ModelServerTests",
             dependencies: ["ModelServer", "ArrayAdapter", "SQLiteAdapter", "RESTTestServer", "AdapterConformance", "TestSupport"]),

@@ -1,13 +1,16 @@
 import AdapterConformance
 import Foundation
 import PostgresAdapter
+import TestSupport
 import Testing
 
 /// PostgresAdapter behind PgBouncer in transaction pooling mode (1.18: no named prepared
 /// statements across transactions, no session state): the conformance suite, settings that
 /// apply per transaction and never leak to the pooler's other clients, sync, async and
 /// pipelined calls, and change notifications heard through a listener on the server itself.
-@Suite(.enabled(if: PostgresTestServer.isAvailable && PostgresTestServer.poolerURL != nil, PostgresTestServer.poolerSkipReason))
+@Suite(
+    .enabled(if: PostgresTestServer.isAvailable && PostgresTestServer.poolerURL != nil, PostgresTestServer.poolerSkipReason),
+    .runsOffThePool)
 struct PostgresPoolerTests {
     static let suite = PostgresConformanceTests.suite("PostgresAdapter through PgBouncer") {
         PostgresTestServer.pooledConfiguration()

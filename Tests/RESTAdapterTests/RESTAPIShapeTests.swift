@@ -4,6 +4,7 @@ import Foundation
 import RESTAdapter
 import RESTTestServer
 import SQLiteAdapter
+import TestSupport
 import Testing
 
 /// The conformance suite and a sync round trip against `RESTTestServer` emulating the

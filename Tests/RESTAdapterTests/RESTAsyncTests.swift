@@ -1,6 +1,7 @@
 import Foundation
 import RESTAdapter
 import RESTTestServer
+import TestSupport
 import Testing
 
 /// Async calls on RESTAdapter: they await the adapter's own async operations (no

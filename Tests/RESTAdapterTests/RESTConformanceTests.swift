@@ -2,6 +2,7 @@ import AdapterConformance
 import Foundation
 import RESTAdapter
 import RESTTestServer
+import TestSupport
 import Testing
 
 /// RESTAdapter against the in-process test server, through the shared conformance suite.

@@ -2,6 +2,7 @@ import Foundation
 import ModelCore
 import RESTAdapter
 import RESTTestServer
+import TestSupport
 import Testing
 
 /// Every fault the test server injects: typed errors, retries, deadlines, auth.

@@ -3,6 +3,7 @@ import Foundation
 import RESTAdapter
 import RESTTestServer
 import SQLiteAdapter
+import TestSupport
 import Testing
 
 /// Pull with each merge policy, push with server ids, offline work.
