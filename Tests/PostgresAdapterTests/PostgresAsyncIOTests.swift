@@ -1,10 +1,11 @@
 import Foundation
 import PostgresAdapter
+import TestSupport
 import Testing
 
 /// Async calls on libpq's non-blocking API: they hold no thread while the server works,
 /// and cancelling one cancels its statement on the server.
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason), .runsOffThePool)
 struct PostgresAsyncIOTests {
     /// An adapter whose sessions carry a unique `application_name` (to find them in
     /// `pg_stat_activity`), a second one on the same schema to hold row locks, and a
@@ -115,7 +116,7 @@ struct PostgresAsyncIOTests {
         let id = try #require(fixture.ticket.id)
         let store = fixture.store
         try await fixture.whileLocked { unlock in
-            let update = Task {
+            let update = Task(executorPreference: OffThePool.executor) {
                 try await PgTicket.where(\.id == id).using(store).updateAll(["code": "X"])
             }
             let blocked = try await fixture.eventually { try fixture.waitingSessions() == 1 }

@@ -1,13 +1,14 @@
 import Foundation
 import ModelCore
 import PostgresAdapter
+import TestSupport
 import Testing
 
 /// Async transactions on PostgreSQL: the connection is lent without blocking, `BEGIN` is
 /// queued rather than waited for, and the `NOTIFY`s and `COMMIT` join the pipelined writes,
 /// so a transaction that only writes is one round trip; failures still surface, typed, and
 /// roll everything back.
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason), .runsOffThePool)
 struct PostgresAsyncTransactionTests {
     /// A store whose one connection goes through `proxy`, which counts round trips.
     static func store(through proxy: GateProxy, publishes: Bool) throws -> PostgresAdapter {
@@ -112,7 +113,7 @@ struct PostgresAsyncTransactionTests {
         }.start()
         locked.wait()
         let pid = try #require(lockerPID.withLock { $0 })
-        let task = Task {
+        let task = Task(executorPreference: OffThePool.executor) {
             try await store.transaction { _ in
                 guard let held = try await PgTicket.find(id, in: store) else { return "missing" }
                 held.code = "committed"

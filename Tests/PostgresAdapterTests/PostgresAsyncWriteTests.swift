@@ -1,10 +1,11 @@
 import Foundation
 import PostgresAdapter
+import TestSupport
 import Testing
 
 /// Async writes PostgreSQL refuses leave the record as it was before the save, timestamps
 /// included (the async API's own tests run on the embedded adapters).
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason), .runsOffThePool)
 struct PostgresAsyncWriteTests {
     @Test func aFailedAsyncInsertRestoresThePreSaveState() async throws {
         let store = try PostgresTestServer.store()

@@ -6,7 +6,7 @@ import Testing
 
 /// A client killed mid-transaction, 100 times: the server aborts its transaction, and the
 /// tables hold a whole generation, never older than the side log's last acknowledgement.
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason), .runsOffThePool)
 struct PostgresCrashTests {
     @Test func killingAClientMidTransactionKeepsTheLastAcknowledgedCommit() async throws {
         let helper = try #require(crashHelper, "CrashHelper was not built")

@@ -1,11 +1,12 @@
 import Foundation
 import PostgresAdapter
+import TestSupport
 import Testing
 
 /// Pipelined writes inside transactions: a record's insert, update or delete is sent
 /// without waiting, and its failure — as the error it would have thrown — comes from the
 /// next call that reads results, never lost; rollback restores every record.
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason), .runsOffThePool)
 struct PostgresPipelineTests {
     struct Failure: Error {}
 

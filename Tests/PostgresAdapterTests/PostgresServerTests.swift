@@ -2,11 +2,12 @@ import Dispatch
 import Foundation
 import ModelCore
 import PostgresAdapter
+import TestSupport
 import Testing
 
 /// The pool, lost connections, transactions killed halfway, change notifications
 /// between adapters, and concurrency — against the real server.
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason), .runsOffThePool)
 struct PostgresServerTests {
     /// A second adapter on the same schema, standing for another process.
     func other(_ configuration: PostgresConfiguration) throws -> PostgresAdapter {

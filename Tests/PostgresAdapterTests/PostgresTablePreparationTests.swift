@@ -2,6 +2,7 @@ import Foundation
 import ModelCore
 import PostgresAdapter
 import Synchronization
+import TestSupport
 import Testing
 
 /// Preparing a table for its first use inside a transaction: other callers never wait for
@@ -12,7 +13,7 @@ private final class Counter: Sendable {
     let value = Atomic<Int>(0)
 }
 
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason), .runsOffThePool)
 struct PostgresTablePreparationTests {
     /// A synchronous read, as a caller on a cooperative thread makes it (it blocks that thread).
     static func blockingCount(_ store: PostgresAdapter) -> Result<Int, any Error> {

@@ -27,11 +27,20 @@ package struct OffThePoolTrait: SuiteTrait, TestTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         guard testCase != nil else { return try await function() }
-        try await offThePool { _ in try await function() }
+        try await offThePool { executor in try await OffThePool.$executor.withValue(executor) { try await function() } }
     }
 }
 
 extension Trait where Self == OffThePoolTrait {
     /// Each test of the suite runs on a thread of its own (``OffThePoolTrait``).
     package static var runsOffThePool: Self { Self() }
+}
+
+/// What a test running ``OffThePoolTrait/runsOffThePool`` needs for tasks that do not
+/// inherit its executor.
+package enum OffThePool {
+    /// The thread the running test is on (nil outside the trait). Unstructured tasks do not
+    /// inherit an executor preference: start them with `Task(executorPreference:
+    /// OffThePool.executor)` to keep them off the cooperative pool too.
+    @TaskLocal package static var executor: ThreadTaskExecutor?
 }
