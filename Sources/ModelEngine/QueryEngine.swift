@@ -168,14 +168,7 @@ public enum QueryEngine {
             default: return nil
             }
         }
-        switch op {
-        case .equal: return order == .orderedSame
-        case .notEqual: return order != .orderedSame
-        case .less: return order == .orderedAscending
-        case .lessOrEqual: return order != .orderedDescending
-        case .greater: return order == .orderedDescending
-        case .greaterOrEqual: return order != .orderedAscending
-        }
+        return op.holds(order)
     }
 
     /// SQL `IN`: true if any equal; otherwise unknown if the subject or a member is null.
