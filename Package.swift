@@ -116,7 +116,9 @@ let package = Package(
             dependencies: ["ArrayAdapter", "FileAdapter", "SQLiteAdapter", "PostgresAdapter", "AdapterConformance", "TestSupport"]),
         .testTarget(
             name: "PostgresAdapterTests",
-            dependencies: ["PostgresAdapter", "ArrayAdapter", "SQLiteAdapter", "AdapterConformance", "TestSupport", "CrashHelper"]),
+            dependencies: [
+                "PostgresAdapter", "ModelSQL", "ArrayAdapter", "SQLiteAdapter", "AdapterConformance", "TestSupport", "CrashHelper",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
 # Server load: wrk against TodoServer (SwiftModel's ModelServer on Hummingbird, PostgreSQL)
-# and HandWrittenTodoServer (the same routes by hand on Hummingbird + PostgresNIO), one
-# after the other on the same database, same rows, same wrk settings.
+# and HandWrittenTodoServer (the same routes by hand on Hummingbird + PostgresNIO), on the
+# same database, same rows, same wrk settings.
 #
-#   Scripts/server-load.sh [SECONDS] [CONNECTIONS]     (defaults: 10 s, 256 connections)
+#   Scripts/server-load.sh [SECONDS] [CONNECTIONS] [ROUNDS]   (defaults: 10 s, 256, 3 rounds)
 #
 # Needs SWIFTMODEL_POSTGRES_URL (Scripts/postgres-cluster.sh start prints it) and wrk.
 # Routes: GET /todos/:id (random ids), GET /todos?done=false&limit=20, POST /todos.
-# Prints requests/s, p50/p99 latency, errors, and the ratio TodoServer / hand-written.
+# Both servers run from the start (an idle one costs nothing); each round runs every route
+# against one and then the other, the first alternating between rounds, and every run
+# starts from the same table (the rows POSTs added are deleted and the table vacuumed), so
+# neither server's figures depend on running first or on the other's inserts.
+# Prints each server's median requests/s with its median p50/p99 latency, errors, and the
+# ratio of the medians, TodoServer / hand-written.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${1:-10}
 connections=${2:-256}
+rounds=${3:-3}
 rows=${SERVER_LOAD_ROWS:-10000}
 : "${SWIFTMODEL_POSTGRES_URL:?set SWIFTMODEL_POSTGRES_URL (Scripts/postgres-cluster.sh start)}"
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
@@ -76,40 +82,69 @@ psql "$url" -qc "TRUNCATE todos RESTART IDENTITY CASCADE;
   SELECT 'todo ' || k, k % 2 = 0, now(), now() FROM generate_series(1, $rows) AS k; ANALYZE todos" >/dev/null
 
 export SERVER_LOAD_ROWS=$rows
+# Back to the seeded rows: what a POST run added goes (the sequence goes on, so ids a
+# server reserved stay unused), and vacuum makes the table as the first run found it.
+reseed() {
+  psql "$url" -qc "DELETE FROM todos WHERE id > $rows" >/dev/null
+  psql "$url" -qc "VACUUM ANALYZE todos" >/dev/null
+}
+
+start TodoServer "$todo_server" --postgres "$url" --port 0 --connections 16
+declare -A ports
+ports[swiftmodel]=$port
+start HandWrittenTodoServer "$hand_server" --postgres "$url" --port 0 --connections 16
+ports[handwritten]=$port
+for server in swiftmodel handwritten; do  # warm: connections, prepared statements
+  curl -s --noproxy '*' -o /dev/null "http://127.0.0.1:${ports[$server]}/todos/1"
+done
+
 declare -A rps p50 p99 errs
-run() {  # run SERVER ROUTE SCRIPT
+run() {  # run SERVER ROUTE SCRIPT: one wrk run; appends its figures to the server's lists
   local out
-  out=$(wrk -t2 -c"$connections" -d"${duration}s" --latency -s "Benchmarks/ServerLoad/wrk/$3.lua" "http://127.0.0.1:$port" 2>&1)
-  rps[$1,$2]=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
-  p50[$1,$2]=$(awk '$1 == "50%" {print $2}' <<<"$out")
-  p99[$1,$2]=$(awk '$1 == "99%" {print $2}' <<<"$out")
+  reseed
+  out=$(wrk -t2 -c"$connections" -d"${duration}s" --latency -s "Benchmarks/ServerLoad/wrk/$3.lua" \
+    "http://127.0.0.1:${ports[$1]}" 2>&1)
+  rps[$1,$2]+="$(awk '/Requests\/sec/ {print $2}' <<<"$out") "
+  p50[$1,$2]+="$(awk '$1 == "50%" {print $2}' <<<"$out") "
+  p99[$1,$2]+="$(awk '$1 == "99%" {print $2}' <<<"$out") "
   local non2xx socket
   non2xx=$(awk '/Non-2xx/ {print $5}' <<<"$out")
   socket=$(awk -F'[ ,]+' '/Socket errors/ {print $4+$6+$8+$10}' <<<"$out")
-  errs[$1,$2]=$(( ${non2xx:-0} + ${socket:-0} ))
+  errs[$1,$2]=$(( ${errs[$1,$2]:-0} + ${non2xx:-0} + ${socket:-0} ))
 }
 
-for server in swiftmodel handwritten; do
-  if [ $server = swiftmodel ]; then
-    start TodoServer "$todo_server" --postgres "$url" --port 0 --connections 16
-  else
-    start HandWrittenTodoServer "$hand_server" --postgres "$url" --port 0 --connections 16
-  fi
-  curl -s --noproxy '*' -o /dev/null "http://127.0.0.1:$port/todos/1"  # warm: connections, prepared statements
-  run $server "GET /todos/:id" get-by-id
-  run $server "GET /todos?done=false&limit=20" list-filter
-  run $server "POST /todos" post
-  stop
+# median VALUES…: the middle value (the lower middle of an even count); latencies keep
+# their unit and are compared in milliseconds.
+median() {
+  printf '%s\n' "$@" | awk '
+    { v = $1; x = v + 0; if (v ~ /us$/) x /= 1000; else if (v ~ /[0-9]s$/ && v !~ /ms$/) x *= 1000
+      print x, v }' | sort -g | awk '{ a[NR] = $2 } END { print a[int((NR + 1) / 2)] }'
+}
+
+routes=("GET /todos/:id" "GET /todos?done=false&limit=20" "POST /todos")
+scripts=(get-by-id list-filter post)
+for round in $(seq 1 "$rounds"); do
+  if (( round % 2 )); then order=(swiftmodel handwritten); else order=(handwritten swiftmodel); fi
+  for r in 0 1 2; do
+    for server in "${order[@]}"; do run "$server" "${routes[$r]}" "${scripts[$r]}"; done
+  done
 done
 
-printf '\nserver load: wrk -t2 -c%s -d%ss, PostgreSQL, %s rows, 16 connections per server\n' "$connections" "$duration" "$rows"
-printf '%-32s %22s %22s %8s\n' "route" "TodoServer req/s (p50/p99)" "hand-written req/s (p50/p99)" "ratio"
+printf '\nserver load: wrk -t2 -c%s -d%ss, %s rounds, PostgreSQL, %s rows, 16 connections per server\n' \
+  "$connections" "$duration" "$rounds" "$rows"
+printf '%-32s %30s %30s %6s  %s\n' "route" "TodoServer req/s (p50/p99)" "hand-written req/s (p50/p99)" "ratio" "ratios by round"
 status=0
-for route in "GET /todos/:id" "GET /todos?done=false&limit=20" "POST /todos"; do
-  a=${rps[swiftmodel,$route]:-0}; b=${rps[handwritten,$route]:-0}
+for route in "${routes[@]}"; do
+  # shellcheck disable=SC2086 # the lists are space-separated numbers
+  a=$(median ${rps[swiftmodel,$route]}); b=$(median ${rps[handwritten,$route]})
   ratio=$(awk -v a="$a" -v b="$b" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
-  printf '%-32s %10s (%s/%s) %10s (%s/%s) %8s\n' "$route" "$a" "${p50[swiftmodel,$route]}" "${p99[swiftmodel,$route]}" \
-    "$b" "${p50[handwritten,$route]}" "${p99[handwritten,$route]}" "$ratio"
+  # shellcheck disable=SC2086
+  each=$(paste -d' ' <(tr ' ' '\n' <<<"${rps[swiftmodel,$route]}") <(tr ' ' '\n' <<<"${rps[handwritten,$route]}") |
+    awk 'NF == 2 && $2 > 0 { printf "%s%.2f", sep, $1 / $2; sep = " " }')
+  # shellcheck disable=SC2086
+  printf '%-32s %10s (%s/%s) %10s (%s/%s) %6s  %s\n' "$route" \
+    "$a" "$(median ${p50[swiftmodel,$route]})" "$(median ${p99[swiftmodel,$route]})" \
+    "$b" "$(median ${p50[handwritten,$route]})" "$(median ${p99[handwritten,$route]})" "$ratio" "$each"
   for server in swiftmodel handwritten; do
     if [ "${errs[$server,$route]:-0}" != 0 ]; then
       echo "error: $server had ${errs[$server,$route]} failed requests on $route" >&2

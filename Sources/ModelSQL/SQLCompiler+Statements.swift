@@ -91,7 +91,7 @@ extension SQLCompiler {
         var sql = "SELECT " + (keys + [function]).joined(separator: ", ") + " FROM " + source
         if !keys.isEmpty {
             sql += " GROUP BY \(keys.joined(separator: ", ")) ORDER BY "
-                + keys.map { dialect.orderKey($0, ascending: true) }.joined(separator: ", ")
+                + keys.map { dialect.orderKey($0, ascending: true, nullable: true) }.joined(separator: ", ")
         }
         return (sql, arguments)
     }

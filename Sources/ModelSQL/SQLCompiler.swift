@@ -123,9 +123,17 @@ package struct SQLCompiler<Dialect: SQLDialect> {
         return " WHERE " + (try condition(predicate))
     }
 
-    /// ` ORDER BY …, <row key>` (store order for ties).
+    /// ` ORDER BY …, <row key>` (store order for ties). A key on the id ends the clause:
+    /// ids are unique, so nothing after it can order a tie (and the database can read the
+    /// primary key's index in order instead of sorting).
     package func orderClause(_ query: StoreQuery) throws -> String {
-        var keys = try query.sort.map { dialect.orderKey(try column($0.column), ascending: $0.ascending) }
+        var keys: [String] = []
+        for sort in query.sort {
+            let name = try column(sort.column)
+            let nullable = sort.column != 0 && schema.columns[sort.column].isOptional
+            keys.append(dialect.orderKey(name, ascending: sort.ascending, nullable: nullable))
+            if sort.column == 0 { return " ORDER BY " + keys.joined(separator: ", ") }
+        }
         keys.append(dialect.rowKey(schema))
         return " ORDER BY " + keys.joined(separator: ", ")
     }

@@ -17,7 +17,10 @@ package protocol SQLDialect: Sendable {
     func isNotDistinct(_ a: String, _ b: String) -> String
 
     /// One `ORDER BY` key with nulls first ascending and last descending (the engine's rule).
-    func orderKey(_ column: String, ascending: Bool) -> String
+    /// `nullable` is false for columns that hold no nulls (the primary key, non-optional
+    /// columns): a database that spells the null order out can then leave it out, so the
+    /// key matches a plain index.
+    func orderKey(_ column: String, ascending: Bool, nullable: Bool) -> String
 
     /// The key that keeps ties in store order, last in every `ORDER BY`, and identifies rows
     /// in windowed subqueries (`rowid`; the integer id or a hidden sequence column).

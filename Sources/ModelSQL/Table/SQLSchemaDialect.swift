@@ -23,6 +23,11 @@ package protocol SQLSchemaDialect: SQLDialect {
     /// automatic indexes; PostgreSQL makes none, and deletes of parents would scan).
     var indexesForeignKeys: Bool { get }
 
+    /// An index's key on `column` (quoted), a column that may hold nulls when `optional`:
+    /// in the order ``SQLDialect/orderKey(_:ascending:nullable:)`` sorts it, so the index
+    /// serves sorts on the column in both directions as well as lookups.
+    func indexKey(_ column: String, optional: Bool) -> String
+
     /// The longest identifier in bytes: index names are cut to it (nil: no limit).
     var maxIdentifierBytes: Int? { get }
 
@@ -42,4 +47,7 @@ package protocol SQLSchemaDialect: SQLDialect {
 extension SQLSchemaDialect {
     /// Default: none.
     package func extraColumns(_ schema: ModelSchema) -> [(name: String, definition: String)] { [] }
+
+    /// Default: the column (for databases whose default null order is the engine's).
+    package func indexKey(_ column: String, optional: Bool) -> String { column }
 }

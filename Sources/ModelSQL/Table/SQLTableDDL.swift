@@ -82,8 +82,8 @@ package struct SQLTableDDL<Dialect: SQLSchemaDialect>: Sendable {
             let indexesKey = dialect.indexesForeignKeys && foreignKeys.contains { $0.column == index }
             guard unique || column.options.contains(.indexed) || indexesKey else { return nil }
             let name = SQLText.quote(indexName(column.name, unique: unique))
-            return
-                "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(name) ON \(SQLText.quote(schema.tableName)) (\(SQLText.quote(column.name)))"
+            let key = dialect.indexKey(SQLText.quote(column.name), optional: column.isOptional)
+            return "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(name) ON \(SQLText.quote(schema.tableName)) (\(key))"
         }
     }
 

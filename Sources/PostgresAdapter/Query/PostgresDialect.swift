@@ -26,8 +26,9 @@ package struct PostgresDialect: SQLDialect {
     package var trueCondition: String { "TRUE" }
     package var falseCondition: String { "FALSE" }
     package func isNotDistinct(_ a: String, _ b: String) -> String { "\(a) IS NOT DISTINCT FROM \(b)" }
-    package func orderKey(_ column: String, ascending: Bool) -> String {
-        ascending ? column + " ASC NULLS FIRST" : column + " DESC NULLS LAST"
+    package func orderKey(_ column: String, ascending: Bool, nullable: Bool) -> String {
+        guard nullable else { return ascending ? column + " ASC" : column + " DESC" }
+        return ascending ? column + " ASC NULLS FIRST" : column + " DESC NULLS LAST"
     }
 
     package func rowKey(_ schema: ModelSchema) -> String {

@@ -2,9 +2,9 @@ import Foundation
 import ModelSQL
 
 /// PostgreSQL's spelling of tables (``SQLTableDDL``, ``SQLTable``): its types, identity
-/// ids, typed default literals, indexed foreign keys, 63-byte names, a hidden store-order
-/// column for tables without integer ids, `RETURNING` for generated ids, and dates bound
-/// as `timestamptz`.
+/// ids, typed default literals, indexed foreign keys, `NULLS FIRST` index keys, 63-byte
+/// names, a hidden store-order column for tables without integer ids, `RETURNING` for
+/// generated ids, and dates bound as `timestamptz`.
 extension PostgresDialect: SQLSchemaDialect {
     /// The PostgreSQL type of a column.
     ///
@@ -57,6 +57,11 @@ extension PostgresDialect: SQLSchemaDialect {
         case .array, .dictionary: return SQLText.string(ModelJSON.serialize(value)).map { "\($0)::jsonb" }
         }
     }
+
+    /// `NULLS FIRST` on a column that may hold nulls: PostgreSQL's own default is last, and
+    /// a plain index could not serve the `ASC NULLS FIRST` (or, read backwards, `DESC NULLS
+    /// LAST`) the queries sort by.
+    package func indexKey(_ column: String, optional: Bool) -> String { optional ? column + " NULLS FIRST" : column }
 
     package var indexesForeignKeys: Bool { true }
     package var maxIdentifierBytes: Int? { 63 }

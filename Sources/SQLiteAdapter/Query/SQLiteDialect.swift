@@ -15,7 +15,9 @@ package struct SQLiteDialect: SQLDialect {
     package var falseCondition: String { "0" }
     package func isNotDistinct(_ a: String, _ b: String) -> String { "\(a) IS \(b)" }
     // SQLite sorts nulls first ascending and last descending already.
-    package func orderKey(_ column: String, ascending: Bool) -> String { ascending ? column : column + " DESC" }
+    package func orderKey(_ column: String, ascending: Bool, nullable: Bool) -> String {
+        ascending ? column : column + " DESC"
+    }
     package func rowKey(_ schema: ModelSchema) -> String { "rowid" }
 
     package func window(limit: String?, offset: String?) -> String {
