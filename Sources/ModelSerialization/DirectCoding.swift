@@ -24,15 +24,35 @@ enum DirectCoding {
 
     /// The object `decoder` holds, or nil when it holds no object (the caller then reads
     /// it the generic way, which reports what it is).
+    ///
+    /// When nothing but the plan's own reading sees the object (no `beforeDecoding` hook,
+    /// unknown keys ignored), only the keys the plan reads are looked up: asking a
+    /// container for `allKeys` builds and casts an array of every key, which cost as much as
+    /// decoding the values. Otherwise every key is read, for the hooks and the check.
     static func object(from decoder: any Decoder, plan: SerializationPlan) throws -> ModelValue? {
         guard let container = try? decoder.container(keyedBy: Key.self) else { return nil }
-        let keys = container.allKeys
-        var dictionary: [String: ModelValue] = [:]
-        dictionary.reserveCapacity(keys.count)
         // Without hooks or transformers, a value only meets the column's cast, which reads
         // a whole-number `Double` as the `Int64` would have read: a double column may then
         // try `Double` first.
         let castOnly = plan.beforeDecoding.isEmpty
+        var dictionary: [String: ModelValue] = [:]
+        if castOnly, plan.unknownKeys == .ignore {
+            dictionary.reserveCapacity(plan.columns.count)
+            for planned in plan.columns {
+                let key = Key(stringValue: planned.key)
+                guard container.contains(key) else { continue }
+                let doubleFirst = planned.transformer == nil && planned.column.type == .double
+                dictionary[planned.key] = try value(container, key, hint: planned.column.type, doubleFirst: doubleFirst)
+            }
+            for name in plan.otherKeys {
+                let key = Key(stringValue: name)
+                guard container.contains(key) else { continue }
+                dictionary[name] = try value(container, key, hint: nil, doubleFirst: false)
+            }
+            return .dictionary(dictionary)
+        }
+        let keys = container.allKeys
+        dictionary.reserveCapacity(keys.count)
         for key in keys {
             let hint = plan.columnByKey[key.stringValue].map { plan.columns[$0] }
             let doubleFirst = castOnly && hint?.transformer == nil && hint?.column.type == .double
@@ -41,23 +61,34 @@ enum DirectCoding {
         return .dictionary(dictionary)
     }
 
+    /// One value: null, the kind the column's type makes likely (one lookup, through
+    /// `decodeIfPresent`), or whatever the generic order finds.
     private static func value(
         _ container: KeyedDecodingContainer<Key>, _ key: Key, hint: ColumnType?, doubleFirst: Bool
     ) throws -> ModelValue {
-        if try container.decodeNil(forKey: key) { return .null }
-        if doubleFirst, let double = try? container.decode(Double.self, forKey: key) { return .double(double) }
+        if doubleFirst, let double = read({ try container.decodeIfPresent(Double.self, forKey: key) }) {
+            return double.map(ModelValue.double) ?? .null
+        }
         switch hint {
         case .string, .text, .date, .uuid, .data:
-            if let string = try? container.decode(String.self, forKey: key) { return .string(string) }
+            if let string = read({ try container.decodeIfPresent(String.self, forKey: key) }) {
+                return string.map(ModelValue.string) ?? .null
+            }
         case .int, .double:
-            if let int = try? container.decode(Int64.self, forKey: key) { return .int(int) }
+            if let int = read({ try container.decodeIfPresent(Int64.self, forKey: key) }) { return int.map(ModelValue.int) ?? .null }
             if let double = try? container.decode(Double.self, forKey: key) { return .double(double) }
         case .bool:
-            if let bool = try? container.decode(Bool.self, forKey: key) { return .bool(bool) }
+            if let bool = read({ try container.decodeIfPresent(Bool.self, forKey: key) }) { return bool.map(ModelValue.bool) ?? .null }
         case .array, .dictionary, nil:
-            break
+            if try container.decodeNil(forKey: key) { return .null }
         }
         return try container.decode(ModelValue.self, forKey: key)
+    }
+
+    /// What `body` read — `.some(nil)` for null — or nil when it threw (another kind of
+    /// value). (`try?` would flatten the two nils into one.)
+    private static func read<T>(_ body: () throws -> T?) -> T?? {
+        do { return .some(try body()) } catch { return .none }
     }
 
     /// Writes an object as ``ModelValue/encode(to:)`` writes `.dictionary(dictionary)`.

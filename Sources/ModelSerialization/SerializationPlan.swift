@@ -18,6 +18,9 @@ package final class SerializationPlan: Sendable {
     let relations: [PlannedRelation]
     let columnByKey: [String: Int]
     let relationByKey: [String: Int]
+    /// The keys other than columns' that reading looks at: nested relations, references
+    /// and document-local keys.
+    let otherKeys: [String]
     let dates: JSONDateStrategy
     let nulls: JSONNullStrategy
     let unknownKeys: JSONUnknownKeyStrategy
@@ -36,6 +39,7 @@ package final class SerializationPlan: Sendable {
         var relationByKey: [String: Int] = [:]
         for (k, relation) in relations.enumerated() { relationByKey[relation.key] = k }
         self.relationByKey = relationByKey
+        otherKeys = relations.map(\.key) + [Self.referenceKey, Self.localKey]
         dates = mapping.dates
         nulls = mapping.nulls
         unknownKeys = mapping.unknownKeys
@@ -157,11 +161,13 @@ package final class SerializationPlan: Sendable {
 extension SerializationPlan {
     /// A JSON value read for a column: its transformer, then the JSON forms (dates from
     /// numbers, data from base64), then the column's casting rules. Errors name `keyPath`.
-    func read(_ raw: ModelValue, _ planned: PlannedColumn, keyPath: String) throws(SerializationError) -> ModelValue {
+    func read(
+        _ raw: ModelValue, _ planned: PlannedColumn, keyPath: @autoclosure () -> String
+    ) throws(SerializationError) -> ModelValue {
         let column = planned.column
         func failure(_ kind: SerializationError.Kind, _ message: String) -> SerializationError {
             SerializationError(
-                kind, model: schema.modelName, keyPath: keyPath, expected: column.castTarget.description, found: raw,
+                kind, model: schema.modelName, keyPath: keyPath(), expected: column.castTarget.description, found: raw,
                 message: message)
         }
         var value = raw
