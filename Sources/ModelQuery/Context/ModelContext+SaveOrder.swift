@@ -30,11 +30,13 @@ extension ModelContext {
     /// Writes ordered by model depth (a model after the models it belongs to), then each
     /// record after the unsaved parents it is linked to (which covers a model that belongs
     /// to itself), keeping registration order otherwise.
+    ///
+    /// Each record's depth is looked up once; records of one depth (one model, the usual
+    /// save) are not sorted, and without links to unsaved parents (updates) there is no
+    /// walk.
     private func ordered(_ records: [ModelObject], ranks: inout SchemaRanks) -> [ModelObject] {
-        let byRank = records.enumerated().sorted { a, b in
-            let (ra, rb) = (ranks.rank(a.element), ranks.rank(b.element))
-            return ra != rb ? ra < rb : a.offset < b.offset
-        }.map(\.element)
+        let byRank = Self.sorted(records, ranks: &ranks, deepestFirst: false)
+        guard byRank.contains(where: hasUnsavedParents) else { return byRank }
         let included = Set(records.map(ObjectIdentifier.init))
         var done = Set<ObjectIdentifier>()
         var visiting = Set<ObjectIdentifier>()
@@ -53,10 +55,24 @@ extension ModelContext {
 
     /// Deletes: deepest models first.
     private func deleteOrder(_ records: [ModelObject], ranks: inout SchemaRanks) -> [ModelObject] {
-        records.enumerated().sorted { a, b in
-            let (ra, rb) = (ranks.rank(a.element), ranks.rank(b.element))
-            return ra != rb ? ra > rb : a.offset < b.offset
-        }.map(\.element)
+        Self.sorted(records, ranks: &ranks, deepestFirst: true)
+    }
+
+    /// `records` by model depth, stably (registration order within a depth).
+    private static func sorted(_ records: [ModelObject], ranks: inout SchemaRanks, deepestFirst: Bool) -> [ModelObject] {
+        let depths = records.map { ranks.rank($0) }
+        guard let first = depths.first, depths.contains(where: { $0 != first }) else { return records }
+        return records.indices.sorted { a, b in
+            if depths[a] != depths[b] { return deepestFirst ? depths[a] > depths[b] : depths[a] < depths[b] }
+            return a < b
+        }.map { records[$0] }
+    }
+
+    /// Whether ``unsavedParents(of:)`` has any, without collecting them.
+    private func hasUnsavedParents(_ record: ModelObject) -> Bool {
+        if record.__inverse.pending, record.__inverse.owner != nil { return true }
+        guard let links = record.__extras?.related.parents else { return false }
+        return links.values.contains { $0.pending && $0.parent != nil }
     }
 
     /// The records `record` is linked to through a `@BelongsTo` (assigned, or reached
