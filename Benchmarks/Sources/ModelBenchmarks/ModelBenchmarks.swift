@@ -224,6 +224,11 @@ struct ModelBenchmarks {
                 return
             case "--contexts": try ContextOverhead.run(arguments.popFirst().flatMap(Int.init) ?? 100_000, runs: runs); return
             case "--tx-memory": try TransactionMemory.run(arguments.popFirst().flatMap(Int.init) ?? 200_000); return
+            case "--peak-memory": try PeakMemory.run(arguments.popFirst().flatMap(Int.init) ?? 1_000_000); return
+            case "--peak-memory-case":
+                let name = arguments.popFirst() ?? ""
+                try PeakMemory.runCase(name, arguments.popFirst().flatMap(Int.init) ?? 1_000_000)
+                return
             case "--delay-ms":
                 // The relay's delay each way for a later --postgres-latency or --relay (default 0.5 ms).
                 guard let ms = arguments.popFirst().flatMap(Double.init), ms >= 0, ms < 10_000 else {
@@ -239,7 +244,7 @@ struct ModelBenchmarks {
             case "--json-n": jsonN = arguments.popFirst().flatMap(Int.init) ?? jsonN
             case "--runs": runs = arguments.popFirst().flatMap(Int.init) ?? runs
             default:
-                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|relations|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--center|--no-center] [--micro] [--micro-sqlite] [--micro-tx N] [--async N] [--async-tx N] [--tx-memory N] [--contexts N] [--rest N] [--postgres N] [--postgres-concurrent N] [--delay-ms MS] [--postgres-latency N | --relay SECONDS] (PostgreSQL modes need SWIFTMODEL_POSTGRES_URL)")
+                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|relations|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--center|--no-center] [--micro] [--micro-sqlite] [--micro-tx N] [--async N] [--async-tx N] [--tx-memory N] [--peak-memory N] [--contexts N] [--rest N] [--postgres N] [--postgres-concurrent N] [--delay-ms MS] [--postgres-latency N | --relay SECONDS] (PostgreSQL modes need SWIFTMODEL_POSTGRES_URL)")
                 return
             }
         }
