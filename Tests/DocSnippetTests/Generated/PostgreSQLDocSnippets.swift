@@ -27,7 +27,7 @@ func PostgreSQLDoc_openStore() throws -> PostgresAdapter {
     return store
 }
 
-// Docs/PostgreSQL.md, snippet 3 (line 108)
+// Docs/PostgreSQL.md, snippet 3 (line 109)
 func PostgreSQLDoc_migrate(_ store: PostgresAdapter) throws {
     var migrator = PostgresMigrator()
     migrator.register("todo: index name and due") { db in
@@ -36,7 +36,7 @@ func PostgreSQLDoc_migrate(_ store: PostgresAdapter) throws {
     try migrator.migrate(store)
 }
 
-// Docs/PostgreSQL.md, snippet 4 (line 123)
+// Docs/PostgreSQL.md, snippet 4 (line 124)
 func PostgreSQLDoc_report(_ store: PostgresAdapter) throws {
     try store.execute("UPDATE todo SET done = TRUE WHERE due < $1", [.date(Date())])
     for row in try store.rows("SELECT done, count(*) AS n FROM todo GROUP BY done") {
@@ -46,7 +46,7 @@ func PostgreSQLDoc_report(_ store: PostgresAdapter) throws {
     print(late.count)
 }
 
-// Docs/PostgreSQL.md, snippet 5 (line 229)
+// Docs/PostgreSQL.md, snippet 5 (line 254)
 func PostgreSQLDoc_importTodos(_ names: [String], into store: PostgresAdapter) throws {
     try store.transaction {
         for name in names {
@@ -60,7 +60,7 @@ func PostgreSQLDoc_importTodos(_ names: [String], into store: PostgresAdapter) t
     }
 }
 
-// Docs/PostgreSQL.md, snippet 6 (line 253)
+// Docs/PostgreSQL.md, snippet 6 (line 278)
 func PostgreSQLDoc_pooledStore() throws -> PostgresAdapter {
     var settings = PostgresConfiguration("host=pgbouncer.internal port=6432 dbname=app user=app")
     settings.transactionPooling = true
@@ -70,7 +70,7 @@ func PostgreSQLDoc_pooledStore() throws -> PostgresAdapter {
     return try PostgresAdapter(settings)
 }
 
-// Docs/PostgreSQL.md, snippet 7 (line 372)
+// Docs/PostgreSQL.md, snippet 7 (line 397)
 func PostgreSQLDoc_highlyAvailableStore() throws -> PostgresAdapter {
     let nodes = "host=db-a.internal,db-b.internal port=5432,5432 dbname=app user=app connect_timeout=2"
     var settings = PostgresConfiguration(nodes + " target_session_attrs=read-write")
@@ -107,31 +107,31 @@ extension PostgreSQLDoc {
         show(settings)
     }
 
-    /// Docs/PostgreSQL.md, snippet 3 (line 108).
+    /// Docs/PostgreSQL.md, snippet 3 (line 109).
     static func snippet3(_ context: Context) throws {
         _ = context
 
     }
 
-    /// Docs/PostgreSQL.md, snippet 4 (line 123).
+    /// Docs/PostgreSQL.md, snippet 4 (line 124).
     static func snippet4(_ context: Context) throws {
         _ = context
 
     }
 
-    /// Docs/PostgreSQL.md, snippet 5 (line 229).
+    /// Docs/PostgreSQL.md, snippet 5 (line 254).
     static func snippet5(_ context: Context) throws {
         _ = context
 
     }
 
-    /// Docs/PostgreSQL.md, snippet 6 (line 253).
+    /// Docs/PostgreSQL.md, snippet 6 (line 278).
     static func snippet6(_ context: Context) throws {
         _ = context
 
     }
 
-    /// Docs/PostgreSQL.md, snippet 7 (line 372).
+    /// Docs/PostgreSQL.md, snippet 7 (line 397).
     static func snippet7(_ context: Context) throws {
         _ = context
 
