@@ -36,7 +36,7 @@ extension ModelContext {
     /// walk.
     private func ordered(_ records: [ModelObject], ranks: inout SchemaRanks) -> [ModelObject] {
         let byRank = Self.sorted(records, ranks: &ranks, deepestFirst: false)
-        guard byRank.contains(where: hasUnsavedParents) else { return byRank }
+        guard byRank.contains(where: { !unsavedParents(of: $0).isEmpty }) else { return byRank }
         let included = Set(records.map(ObjectIdentifier.init))
         var done = Set<ObjectIdentifier>()
         var visiting = Set<ObjectIdentifier>()
@@ -66,13 +66,6 @@ extension ModelContext {
             if depths[a] != depths[b] { return deepestFirst ? depths[a] > depths[b] : depths[a] < depths[b] }
             return a < b
         }.map { records[$0] }
-    }
-
-    /// Whether ``unsavedParents(of:)`` has any, without collecting them.
-    private func hasUnsavedParents(_ record: ModelObject) -> Bool {
-        if record.__inverse.pending, record.__inverse.owner != nil { return true }
-        guard let links = record.__extras?.related.parents else { return false }
-        return links.values.contains { $0.pending && $0.parent != nil }
     }
 
     /// The records `record` is linked to through a `@BelongsTo` (assigned, or reached
