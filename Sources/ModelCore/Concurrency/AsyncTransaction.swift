@@ -82,6 +82,7 @@ public final actor AsyncTransaction {
             throw error
         }
         handle.close()
+        level.discardUndo()
         level.publish(to: handle.key)
     }
 
@@ -209,11 +210,11 @@ extension TransactionHandle.Level {
     /// Puts back every record written at a rolled-back level, newest first, each in the
     /// isolation it was written from.
     nonisolated(nonsending) func restoreEverywhere() async {
-        for undo in undo.reversed() {
+        for (record, undo) in UndoLedger.take(written, level: serial) {
             if let isolation = undo.isolation {
-                await restoreRecord(UndoBox(undo), on: isolation)
+                await restoreRecord(UndoBox(record: record, undo: undo), on: isolation)
             } else {
-                undo.restore()
+                undo.restore(record)
             }
         }
     }
@@ -221,16 +222,16 @@ extension TransactionHandle.Level {
 
 /// Restores a record in its own isolation.
 private func restoreRecord(_ box: UndoBox, on isolation: isolated any Actor) {
-    box.undo.restore()
+    box.undo.restore(box.record)
 }
 
-/// A record's undo on its way to the isolation the record belongs to.
+/// A record and its undo on their way to the isolation the record belongs to.
 ///
-/// `@unchecked Sendable`: the undo is only used in the isolation its record was written
-/// from (``RecordUndo/isolation``), where it is sent to be applied.
+/// `@unchecked Sendable`: the record and undo are only used in the isolation the record
+/// was written from (``RecordUndo/isolation``), where they are sent to be applied.
 private struct UndoBox: @unchecked Sendable {
+    let record: ModelObject
     let undo: RecordUndo
-    init(_ undo: RecordUndo) { self.undo = undo }
 }
 
 /// A value returned as `sending` (disconnected from every isolation), carried through

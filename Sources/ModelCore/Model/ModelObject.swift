@@ -39,6 +39,10 @@ open class ModelObject {
     /// Whether the record's registry already holds it as possibly changed (set by the
     /// record's first change, cleared by the registry when the record is clean again).
     @exclusivity(unchecked) package final var __registryTracked = false
+    /// How to put the record back if an open transaction level that wrote it rolls back,
+    /// one entry per level (see ``RecordUndo``); read and changed only holding
+    /// ``UndoLedger/lock``.
+    @exclusivity(unchecked) package final var __undo: [UndoEntry] = []
 
     /// Models inherit this initialiser; declare `init() {}` in the model.
     public init(_modelObject: Void = ()) {}

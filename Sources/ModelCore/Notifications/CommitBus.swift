@@ -19,17 +19,17 @@ package enum CommitBus {
     /// Publishes one commit to `store`: its changes in order (`announce`: not suppressed
     /// by `ModelNotifications.withoutNotifications`) and the tables it wrote.
     package static func publish(
-        _ changes: UnsafeBufferPointer<(ModelChange, AnyObject?, announce: Bool)>, schemas: [ModelSchema], store: ObjectIdentifier
+        _ changes: UnsafeBufferPointer<PendingChange>, schemas: [ModelSchema], store: ObjectIdentifier
     ) {
         if ModelNotifications.hasListeners {
             for k in changes.indices where changes[k].announce {
-                var change = changes[k].0
+                var change = changes[k].change
                 change.store = store
-                ModelNotifications.deliver(change, instance: changes[k].1)
+                ModelNotifications.deliver(change, instance: changes[k].instance, subscribedBy: changes[k].lastSubscriber)
             }
         }
         if RegistryHub.isActive {
-            for k in changes.indices { RegistryHub.deliver(changes[k].0, instance: changes[k].1, store: store) }
+            for k in changes.indices { RegistryHub.deliver(changes[k].change, instance: changes[k].instance, store: store) }
         }
         TableObservers.notify(store: store, schemas: schemas)
     }
@@ -52,7 +52,28 @@ package enum CommitBus {
     package static func publishExternal(_ changes: [ModelChange], schemas: [ModelSchema], store: any PersistenceAdapter) {
         let key = ObjectIdentifier(store)
         let announce = !ModelNotifications.areSuppressed
-        let entries = changes.map { ($0, AnyObject?.none, announce: announce) }
+        let entries = changes.map { PendingChange($0, instance: nil, announce: announce) }
         entries.withUnsafeBufferPointer { publish($0, schemas: schemas, store: key) }
+    }
+}
+
+/// A change waiting for its transaction to commit.
+package struct PendingChange {
+    let change: ModelChange
+    /// The record that made it, held weakly: a transaction does not keep the records it
+    /// wrote alive (nil at commit when the record is gone).
+    weak var instance: AnyObject?
+    /// False while notifications are suppressed (contexts still merge it).
+    let announce: Bool
+    /// The change streams that were listening when the change was made: those numbered up
+    /// to this (``ModelNotifications/lastSubscriber``). A stream started later does not
+    /// get it, as outside a transaction.
+    let lastSubscriber: UInt64
+
+    init(_ change: ModelChange, instance: AnyObject?, announce: Bool, lastSubscriber: UInt64 = .max) {
+        self.change = change
+        self.instance = instance
+        self.announce = announce
+        self.lastSubscriber = lastSubscriber
     }
 }

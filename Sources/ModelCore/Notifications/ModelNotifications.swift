@@ -130,12 +130,19 @@ public enum ModelNotifications {
     public static var areSuppressed: Bool { suppressed }
 
     /// Delivers a committed change now.
-    package static func deliver(_ change: ModelChange, instance: AnyObject?) {
+    package static func deliver(_ change: ModelChange, instance: AnyObject?, subscribedBy last: UInt64 = .max) {
         if postsToCenter {
             NotificationCenter.default.post(name: centerName, object: instance, userInfo: ["change": change])
         }
         if subscriberCount.load(ordering: .acquiring) > 0 {
-            for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(change) }
+            let continuations = subscribers.withLock { subscribers in
+                last == .max ? Array(subscribers.values) : subscribers.compactMap { $0.key <= last ? $0.value : nil }
+            }
+            for continuation in continuations { continuation.yield(change) }
         }
     }
+
+    /// The newest change stream's number: a change made now goes, at its commit, to the
+    /// streams numbered up to this one (those listening when it was made).
+    package static var lastSubscriber: UInt64 { nextID.load(ordering: .relaxed) }
 }

@@ -1,14 +1,21 @@
-/// What an open transaction keeps to put a record back if it rolls back, kept small:
+/// What an open transaction level keeps to put a record back if it rolls back, kept small:
 /// the values right after the write (the record's own buffer, shared, so free while the
 /// record is unchanged) plus the slots that differed before it, instead of two whole
 /// copies of the row.
 ///
 /// Restoring gives exactly the state captured before the write (``RecordState``): values,
 /// baseline, persisted flag and home store.
+///
+/// The record holds its own undo entries (``ModelObject/__undo``, one per open level that
+/// wrote it) and the level holds the record weakly (``WrittenRecord``): a record dropped
+/// inside a long transaction takes its undo with it, since there is nothing left to put
+/// back. Entries are read and changed only holding ``UndoLedger/lock``.
 package struct RecordUndo {
     /// A row kept as a difference from the written values when that is smaller.
     enum Row {
         case same
+        /// Only the id differed, and it was nil (a plain insert): no allocation.
+        case nilID
         case diff([(Int, ModelValue)])
         case full([ModelValue])
 
@@ -36,12 +43,22 @@ package struct RecordUndo {
                 }
                 diff.append((k, before[k]))
             }
-            self = diff.isEmpty ? .same : .diff(diff)
+            if diff.isEmpty {
+                self = .same
+            } else if diff.count == 1, diff[0].0 == 0, diff[0].1.isNull {
+                self = .nilID
+            } else {
+                self = .diff(diff)
+            }
         }
 
         func applied(to written: [ModelValue]) -> [ModelValue] {
             switch self {
             case .same: return written
+            case .nilID:
+                var row = written
+                if !row.isEmpty { row[0] = .null }
+                return row
             case .full(let row): return row
             case .diff(let diff):
                 var row = written
@@ -51,7 +68,6 @@ package struct RecordUndo {
         }
     }
 
-    let record: ModelObject
     let written: [ModelValue]
     let values: Row
     let baseline: Row
@@ -64,7 +80,6 @@ package struct RecordUndo {
     /// The undo of a write that took `record` from `before` to its current state.
     package init(_ record: ModelObject, before: RecordState, isolation: (any Actor)? = nil) {
         self.isolation = isolation
-        self.record = record
         written = record.__values
         values = Row(before.values, against: written)
         baseline = Row(before.baseline, against: written)
@@ -72,10 +87,96 @@ package struct RecordUndo {
         home = before.home
     }
 
-    /// Puts the record back as it was before the write.
-    func restore() {
+    /// Puts `record` back as it was before the write.
+    func restore(_ record: ModelObject) {
         record.restore(
             RecordState(
                 values: values.applied(to: written), baseline: baseline.applied(to: written), isPersisted: isPersisted, home: home))
+    }
+}
+
+/// A record's undo at one transaction level (``TransactionHandle/Level/serial``).
+package struct UndoEntry {
+    var level: UInt64
+    let undo: RecordUndo
+}
+
+/// A record written at a transaction level, held weakly: the level does not keep records
+/// alive (see ``RecordUndo``).
+package struct WrittenRecord {
+    weak var record: ModelObject?
+    init(_ record: ModelObject) { self.record = record }
+}
+
+/// The lock every record's undo entries (``ModelObject/__undo``) are read and changed
+/// under. One for the process: a record can be written in transactions on two stores,
+/// whose handles end on different threads.
+package enum UndoLedger {
+    static let lock = Locked<Void>(())
+
+    /// Adds `record`'s undo for `level` unless the level already holds one (the earliest
+    /// state in a level is the one its rollback restores); true when added.
+    static func note(_ record: ModelObject, level: UInt64, _ undo: () -> RecordUndo) -> Bool {
+        lock.withLock { _ in
+            if record.__undo.contains(where: { $0.level == level }) { return false }
+            record.__undo.append(UndoEntry(level: level, undo: undo()))
+            return true
+        }
+    }
+
+    /// Takes the undo entries of `level` out of the records it wrote that still exist,
+    /// newest first.
+    static func take(_ written: [WrittenRecord], level: UInt64) -> [(ModelObject, RecordUndo)] {
+        lock.withLock { _ in
+            var taken: [(ModelObject, RecordUndo)] = []
+            for entry in written.reversed() {
+                guard let record = entry.record, let undo = remove(level, from: record) else { continue }
+                taken.append((record, undo))
+            }
+            return taken
+        }
+    }
+
+    /// Drops the undo entries of a committed outermost `level`.
+    static func discard(_ written: [WrittenRecord], level: UInt64) {
+        guard !written.isEmpty else { return }
+        lock.withLock { _ in
+            for entry in written {
+                if let record = entry.record { _ = remove(level, from: record) }
+            }
+        }
+    }
+
+    /// Hands the entries of a committed nested `level` to the level around it (`outer`),
+    /// where that level does not already hold an earlier state of the record; returns the
+    /// records `outer` now holds entries for.
+    static func merge(_ written: [WrittenRecord], level: UInt64, into outer: UInt64) -> [WrittenRecord] {
+        guard !written.isEmpty else { return [] }
+        return lock.withLock { _ in
+            var moved: [WrittenRecord] = []
+            for entry in written {
+                guard let record = entry.record, let k = record.__undo.lastIndex(where: { $0.level == level }) else { continue }
+                if record.__undo.contains(where: { $0.level == outer }) {
+                    record.__undo.remove(at: k)
+                    if record.__undo.isEmpty { record.__undo = [] }
+                } else {
+                    record.__undo[k].level = outer
+                    moved.append(entry)
+                }
+            }
+            return moved
+        }
+    }
+
+    /// Removes and returns `record`'s entry for `level` (holding `lock`).
+    private static func remove(_ level: UInt64, from record: ModelObject) -> RecordUndo? {
+        guard let k = record.__undo.lastIndex(where: { $0.level == level }) else { return nil }
+        let undo = record.__undo[k].undo
+        if record.__undo.count == 1 {
+            record.__undo = []  // frees the buffer (removing keeps its capacity)
+        } else {
+            record.__undo.remove(at: k)
+        }
+        return undo
     }
 }

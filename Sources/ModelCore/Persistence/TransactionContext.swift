@@ -25,10 +25,12 @@ package enum TransactionContext {
     ) {
         let suppressed = ModelNotifications.areSuppressed
         let merges = RegistryHub.isActive
+        // A change is kept for the commit only while something takes changes: like one
+        // made outside a transaction, it goes to the listeners there are when it is made.
         if TransactionHandle.innermost != nil, let handle = TransactionHandle.current(for: ObjectIdentifier(adapter)),
             handle.note(
-                change, schema: schema, instance: instance, announce: !suppressed, keepsChange: !suppressed || merges,
-                undo: undo.map { RecordUndo($0.0, before: $0.1, isolation: handle.foreignIsolation()) })
+                change, schema: schema, instance: instance, announce: !suppressed,
+                keepsChange: (!suppressed && ModelNotifications.hasListeners) || merges, undo: undo)
         {
             return
         }
@@ -71,6 +73,7 @@ package enum TransactionContext {
         let level = handle.popLevel()
         if handle.depth == 0 {
             handle.close()
+            level.discardUndo()
             level.publish(to: handle.key)
         } else {
             handle.merge(level)
@@ -86,10 +89,16 @@ extension TransactionHandle.Level {
         changes.withUnsafeBufferPointer { CommitBus.publish($0, schemas: schemas, store: store) }
     }
 
-    /// Puts back every record written at a rolled-back level, newest first, on the calling
-    /// thread (a synchronous transaction: every write came from its body).
+    /// Puts back every record written at a rolled-back level that still exists, newest
+    /// first, on the calling thread (a synchronous transaction: every write came from its
+    /// body).
     func restore() {
-        for undo in undo.reversed() { undo.restore() }
+        for (record, undo) in UndoLedger.take(written, level: serial) { undo.restore(record) }
+    }
+
+    /// Drops the undo entries of a committed outermost level.
+    func discardUndo() {
+        UndoLedger.discard(written, level: serial)
     }
 }
 

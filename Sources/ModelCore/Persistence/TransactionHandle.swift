@@ -28,16 +28,22 @@ public final class TransactionHandle: @unchecked Sendable {
     /// What happened at one level of the transaction: changes to announce at commit, and
     /// record states to restore on rollback.
     package struct Level {
-        /// Changes to hand on at commit: the record that wrote each, and whether it is
-        /// announced (false while notifications are suppressed: contexts still merge it).
-        var changes: [(ModelChange, AnyObject?, announce: Bool)] = []
-        /// Records written at this level and how to restore their state before (on
-        /// rollback; held strongly until the transaction ends). See ``RecordUndo``.
-        var undo: [RecordUndo] = []
+        /// The level's number, unique in the process: what the undo entries it leaves on
+        /// records are filed under (``UndoEntry``).
+        let serial: UInt64
+        /// Changes to hand on at commit, each kept only if something took changes when it
+        /// was made (see ``TransactionContext/record(_:schema:instance:adapter:undo:)``).
+        var changes: [PendingChange] = []
+        /// Records written at this level, held weakly; each holds how to restore its state
+        /// before the level (see ``RecordUndo``).
+        var written: [WrittenRecord] = []
         /// The schemas written at this level (for ``TableObservers``), repeats mostly
         /// skipped.
         var schemas: [ModelSchema] = []
     }
+
+    /// The last level number handed out (see ``Level/serial``).
+    private static let serials = Atomic<UInt64>(0)
 
     /// The store the transaction runs on.
     public let store: any PersistenceAdapter
@@ -140,7 +146,10 @@ public final class TransactionHandle: @unchecked Sendable {
 
     var depth: Int { lock.withLock { levels.count } }
 
-    func pushLevel() { lock.withLock { levels.append(Level()) } }
+    func pushLevel() {
+        let serial = Self.serials.add(1, ordering: .relaxed).newValue
+        lock.withLock { levels.append(Level(serial: serial)) }
+    }
 
     func popLevel() -> Level { lock.withLock { levels.removeLast() } }
 
@@ -150,24 +159,35 @@ public final class TransactionHandle: @unchecked Sendable {
     /// Merges a committed nested level into the one around it.
     func merge(_ level: Level) {
         lock.withLock {
-            levels[levels.count - 1].changes += level.changes
-            levels[levels.count - 1].undo += level.undo
-            levels[levels.count - 1].schemas += level.schemas
+            let outer = levels.count - 1
+            levels[outer].changes += level.changes
+            levels[outer].written += UndoLedger.merge(level.written, level: level.serial, into: levels[outer].serial)
+            levels[outer].schemas += level.schemas
         }
     }
 
     /// Adds a write to the innermost level; false when no level is open (a bare adapter
     /// transaction, which the model layer does not track).
+    /// `undo` is the record written and its state before the write: the level keeps it
+    /// unless it already holds an earlier state of the record.
     func note(
         _ change: () -> ModelChange, schema: ModelSchema, instance: AnyObject?, announce: Bool, keepsChange: Bool,
-        undo: RecordUndo?
+        undo: (ModelObject, RecordState)?
     ) -> Bool {
-        lock.withLock {
+        let isolation = undo == nil ? nil : foreignIsolation()
+        return lock.withLock {
             guard !levels.isEmpty else { return false }
             let top = levels.count - 1
             if levels[top].schemas.last !== schema { levels[top].schemas.append(schema) }
-            if keepsChange { levels[top].changes.append((change(), instance, announce)) }
-            if let undo { levels[top].undo.append(undo) }
+            if keepsChange {
+                levels[top].changes.append(
+                    PendingChange(change(), instance: instance, announce: announce, lastSubscriber: ModelNotifications.lastSubscriber))
+            }
+            if let (record, before) = undo {
+                guard UndoLedger.note(record, level: levels[top].serial, { RecordUndo(record, before: before, isolation: isolation) })
+                else { return true }
+                levels[top].written.append(WrittenRecord(record))
+            }
             return true
         }
     }

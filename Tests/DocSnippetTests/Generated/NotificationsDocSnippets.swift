@@ -26,7 +26,7 @@ extension NotificationsDoc {
         }
     }
 
-    /// Docs/Notifications.md, snippet 3 (line 63).
+    /// Docs/Notifications.md, snippet 3 (line 66).
     static func snippet3(_ context: Context) throws {
         let importFixtures = context.importFixtures
         try show(ModelNotifications.withoutNotifications {
