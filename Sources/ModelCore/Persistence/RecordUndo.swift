@@ -112,12 +112,12 @@ package struct WrittenRecord {
 /// under. One for the process: a record can be written in transactions on two stores,
 /// whose handles end on different threads.
 package enum UndoLedger {
-    static let lock = Locked<Void>(())
+    static let lock = RecursiveLock()
 
     /// Adds `record`'s undo for `level` unless the level already holds one (the earliest
     /// state in a level is the one its rollback restores); true when added.
     static func note(_ record: ModelObject, level: UInt64, _ undo: () -> RecordUndo) -> Bool {
-        lock.withLock { _ in
+        lock.withLock {
             if record.__undo.contains(where: { $0.level == level }) { return false }
             record.__undo.append(UndoEntry(level: level, undo: undo()))
             return true
@@ -127,7 +127,7 @@ package enum UndoLedger {
     /// Takes the undo entries of `level` out of the records it wrote that still exist,
     /// newest first.
     static func take(_ written: [WrittenRecord], level: UInt64) -> [(ModelObject, RecordUndo)] {
-        lock.withLock { _ in
+        lock.withLock {
             var taken: [(ModelObject, RecordUndo)] = []
             for entry in written.reversed() {
                 guard let record = entry.record, let undo = remove(level, from: record) else { continue }
@@ -140,7 +140,7 @@ package enum UndoLedger {
     /// Drops the undo entries of a committed outermost `level`.
     static func discard(_ written: [WrittenRecord], level: UInt64) {
         guard !written.isEmpty else { return }
-        lock.withLock { _ in
+        lock.withLock {
             for entry in written {
                 if let record = entry.record { _ = remove(level, from: record) }
             }
@@ -152,7 +152,7 @@ package enum UndoLedger {
     /// records `outer` now holds entries for.
     static func merge(_ written: [WrittenRecord], level: UInt64, into outer: UInt64) -> [WrittenRecord] {
         guard !written.isEmpty else { return [] }
-        return lock.withLock { _ in
+        return lock.withLock {
             var moved: [WrittenRecord] = []
             for entry in written {
                 guard let record = entry.record, let k = record.__undo.lastIndex(where: { $0.level == level }) else { continue }
