@@ -157,8 +157,7 @@ package enum UndoLedger {
             for entry in written {
                 guard let record = entry.record, let k = record.__undo.lastIndex(where: { $0.level == level }) else { continue }
                 if record.__undo.contains(where: { $0.level == outer }) {
-                    record.__undo.remove(at: k)
-                    if record.__undo.isEmpty { record.__undo = [] }
+                    removeEntry(at: k, of: record)
                 } else {
                     record.__undo[k].level = outer
                     moved.append(entry)
@@ -172,11 +171,17 @@ package enum UndoLedger {
     private static func remove(_ level: UInt64, from record: ModelObject) -> RecordUndo? {
         guard let k = record.__undo.lastIndex(where: { $0.level == level }) else { return nil }
         let undo = record.__undo[k].undo
+        removeEntry(at: k, of: record)
+        return undo
+    }
+
+    /// Removes `record`'s entry at `k` (holding `lock`), freeing the buffer with the last
+    /// one (removing keeps its capacity).
+    private static func removeEntry(at k: Int, of record: ModelObject) {
         if record.__undo.count == 1 {
-            record.__undo = []  // frees the buffer (removing keeps its capacity)
+            record.__undo = []
         } else {
             record.__undo.remove(at: k)
         }
-        return undo
     }
 }
