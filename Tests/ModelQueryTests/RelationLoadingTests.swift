@@ -163,6 +163,60 @@ final class FlakyAdapter: PersistenceAdapter {
             #expect(try kept.load(\.board)?.title == "sprint")
         }
     }
+
+    @Test func anEagerLoadedParentLivesAsLongAsItsChild() throws {
+        try withStore { (_: ArrayAdapter) throws in
+            let board = try Board.create(["title": "sprint"])
+            try board.assignees.create(["name": "bob"])
+            weak var weakBoard: Board?
+            let child = try #require(try Assignee.query().including(\.board).all().first)
+            weakBoard = child.board
+            #expect(weakBoard?.title == "sprint")  // nothing but the child holds it
+            child.board = nil
+            #expect(weakBoard == nil && child.board == nil)
+        }
+    }
+
+    @Test func reloadForgetsALoadedParent() throws {
+        try withStore { (_: ArrayAdapter) throws in
+            let board = try Board.create(["title": "sprint"])
+            let child = try board.assignees.create(["name": "bob"])
+            let fetched = try #require(try Assignee.query().including(\.board).all().first)
+            #expect(try fetched.isLoaded(\.board))
+            try fetched.reload()
+            #expect(try !fetched.isLoaded(\.board) && fetched.board == nil)
+            #expect(try fetched.load(\.board)?.id == board.id && child.id == fetched.id)
+        }
+    }
+
+    @Test func parentsOfTwoRelationsAndTheOwnerAnswerTogether() throws {
+        try withStore { (_: ArrayAdapter) throws in
+            let student = try Student.create(["name": "ann"])
+            let course = try Course.create(["title": "maths"])
+            let enrollment = Enrollment()
+            enrollment.student = student
+            enrollment.course = course
+            try enrollment.save()
+            // Both parents loaded: one inline, one in the record's extras.
+            let both = try #require(try Enrollment.query().including(\.student).including(\.course).all().first)
+            #expect(both.student?.name == "ann" && both.course?.title == "maths")
+            // Reached through the course, then the student loaded: each keeps answering.
+            let courses = try Course.query().including(\.enrollments).all()  // held: children hold owners weakly
+            let fromCourse = try #require(courses.first?.enrollments.loaded?.first)
+            #expect(fromCourse.course?.title == "maths" && fromCourse.student == nil)
+            #expect(try fromCourse.load(\.student)?.name == "ann")
+            #expect(fromCourse.course?.title == "maths" && fromCourse.student?.name == "ann")
+            // The student loaded first, then the record linked to an owner at the other key.
+            let loadedFirst = try #require(try Enrollment.query().including(\.student).all().first)
+            try course.enrollments.append(loadedFirst)
+            #expect(loadedFirst.student?.name == "ann" && loadedFirst.course === course)
+            // A changed key stops answering for the parent loaded for the old one.
+            let other = try Student.create(["name": "cy"])
+            try loadedFirst.set("student_id", to: other.id.modelValue)
+            #expect(loadedFirst.student == nil)
+            #expect(try !loadedFirst.isLoaded(\.student))
+        }
+    }
 }
 
 extension Assignee {

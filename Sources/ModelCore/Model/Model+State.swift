@@ -81,6 +81,6 @@ extension ModelProtocol {
         _assignAll(row)
         __baseline = row
         __extras?.lastValid = nil
-        __extras?.related.removeAll()
+        forgetRelated()
     }
 }

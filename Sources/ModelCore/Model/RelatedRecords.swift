@@ -47,15 +47,21 @@ package struct ParentLink {
     }
 }
 
-/// The owner a record was reached through (`owner.children.all()`, eager loading, a
-/// nested document): it answers the record's `@BelongsTo` at `slot` while the foreign key
-/// holds the owner's id (or, `pending`, while both are still unsaved and the key is nil).
+/// The one related record a record links to inline, for the `@BelongsTo` at `slot`:
+/// - the owner it was reached through (`owner.children.all()`, eager loading of a
+///   has-many, a nested document), held **weakly** — the owner holds its loaded children,
+///   so a strong link back would make every eager load a reference cycle — and answering
+///   while the foreign key holds the owner's id (or, `pending`, while both are still
+///   unsaved and the key is nil);
+/// - or a parent loaded for that key (`Query.including(_:)`, `load(_:)`), held
+///   **strongly**: nothing else keeps a loaded parent alive.
 ///
-/// Held **weakly**: the owner holds its loaded children, so a strong link back would make
-/// every eager load a reference cycle. Stored inline on the record (no allocation per
-/// child).
+/// Stored inline on the record, so neither costs an allocation per record; a second
+/// relation's link lives in ``RelatedRecords/parents``.
 package struct InverseLink {
     package weak var owner: ModelObject?
+    /// A loaded parent (strong; nil for an owner link).
+    package var parent: ModelObject?
     package var slot: Int32 = -1
     package var pending = false
 
@@ -67,11 +73,49 @@ package struct InverseLink {
         self.pending = pending
     }
 
-    /// The owner, when this link answers for the foreign key `key` at `slot`.
-    package func owner(slot: Int, key: ModelValue) -> ModelObject? {
-        guard Int(self.slot) == slot, let owner else { return nil }
-        if pending { return key.isNull ? owner : nil }
-        return !key.isNull && key == owner.__values[0] ? owner : nil
+    /// A link to `parent`, loaded for the foreign key at `slot` (which holds its id).
+    package init(parent: ModelObject, slot: Int) {
+        self.parent = parent
+        self.slot = Int32(truncatingIfNeeded: slot)
+    }
+
+}
+
+extension ModelObject {
+    /// The owner or loaded parent of the inline link (``InverseLink``), when it answers
+    /// for the foreign key `key` at `slot`. Reads the link in place (copying it would copy
+    /// its weak reference).
+    package final func _linkedRecord(slot: Int, key: ModelValue) -> ModelObject? {
+        guard Int(__inverse.slot) == slot else { return nil }
+        let target: ModelObject
+        if let parent = __inverse.parent {
+            target = parent
+        } else if let owner = __inverse.owner {
+            target = owner
+        } else {
+            return nil
+        }
+        if __inverse.pending { return key.isNull ? target : nil }
+        return !key.isNull && key == target.__values[0] ? target : nil
+    }
+
+    /// What a `@BelongsTo` property declared at `location` reads: the parent assigned or
+    /// loaded for the current foreign key, nil otherwise. A read of the key column as far
+    /// as observation and key-path probing are concerned. (Here rather than beside the
+    /// relation types: record fields are read without exclusivity checks only in this
+    /// module.)
+    @usableFromInline package final func _parent<M: ModelProtocol>(location: Int, in model: M.Type) -> ModelObject? {
+        let schema = __schema ?? _attachSchema(M.self)
+        let slot = schema.slot(for: location)
+        if schema.isObservable, ModelObservation.isEnabled { _observationAccess() }
+        guard let extras = __extras else {
+            return slot > 0 ? _linkedRecord(slot: slot, key: __values[slot]) : nil
+        }
+        _noteRead(slot)
+        guard slot > 0 else { return nil }
+        let key = __values[slot]
+        if let link = extras.related.parents[slot], link.answers(for: key) { return link.parent }
+        return _linkedRecord(slot: slot, key: key)
     }
 }
 
@@ -94,7 +138,11 @@ extension ModelObject {
             return
         }
         let id = parent.__values.first ?? .null
-        extras.related.parents[slot] = ParentLink(key: id, parent: parent, pending: id.isNull)
+        if id.isNull {
+            extras.related.parents[slot] = ParentLink(key: id, parent: parent, pending: true)
+        } else {
+            _rememberLoadedParent(parent, key: id, slot: slot)
+        }
         if !id.isNull || clearingKeyWhilePending { _assign(id, at: slot) }
     }
 }
@@ -106,8 +154,55 @@ extension ModelObject {
     package final func _linkInverse(_ owner: ModelObject, slot: Int) {
         let id = owner.__values.first ?? .null
         if __extras?.related.parents[slot] != nil { __extras?.related.parents[slot] = nil }
+        keepInlineParent(unlessAt: slot)
         __inverse = InverseLink(owner: owner, slot: slot, pending: id.isNull)
         if !id.isNull, __values[slot] != id { _assign(id, at: slot) }
+    }
+}
+
+extension ModelObject {
+    /// Remembers `parent`, loaded for the foreign-key value `key` at `slot` (nil: no row
+    /// has that id): inline when the inline link is free or already for `slot`, else in
+    /// ``RelatedRecords/parents``.
+    package final func _rememberLoadedParent(_ parent: ModelObject?, key: ModelValue, slot: Int) {
+        if let parent, __inverse.slot < 0 || Int(__inverse.slot) == slot, !key.isNull, parent.__values.first == key {
+            if let extras = __extras, extras.related.parents[slot] != nil { extras.related.parents[slot] = nil }
+            __inverse = InverseLink(parent: parent, slot: slot)
+        } else {
+            extras.related.parents[slot] = ParentLink(key: key, parent: parent, pending: false)
+        }
+    }
+
+    /// Moves an inline loaded parent at another slot than `slot` to
+    /// ``RelatedRecords/parents`` (before the inline link is given to `slot`).
+    private func keepInlineParent(unlessAt slot: Int) {
+        guard let parent = __inverse.parent, Int(__inverse.slot) != slot else { return }
+        extras.related.parents[Int(__inverse.slot)] = ParentLink(key: parent.__values[0], parent: parent, pending: false)
+    }
+
+    /// Gives each saved owner its share of `children` as the loaded children of the
+    /// relation at `location` (children whose key at `foreignKey` holds its id, in their
+    /// order), and links each child back to its owner. Children whose key names no owner
+    /// are left out.
+    package static func _distribute(_ children: [ModelObject], to owners: [ModelObject], foreignKey: Int, location: Int) {
+        var position: [ModelValue: Int] = Dictionary(minimumCapacity: owners.count)
+        for index in owners.indices where owners[index].__isPersisted { position[owners[index].__baseline[0]] = index }
+        var groups = [[ModelObject]](repeating: [], count: owners.count)
+        for child in children {
+            guard let index = position[child.__values[foreignKey]] else { continue }
+            groups[index].append(child)
+            child._linkInverse(owners[index], slot: foreignKey)
+        }
+        for index in owners.indices where owners[index].__isPersisted {
+            owners[index].extras.related.children[location] = groups[index]
+        }
+    }
+
+    /// Forgets the related records in memory (after `reload()` or a refresh: the store is
+    /// the truth again). The owner a record was reached through stays linked.
+    package final func forgetRelated() {
+        __extras?.related.removeAll()
+        if __inverse.parent != nil { __inverse = InverseLink() }
     }
 }
 

@@ -100,7 +100,10 @@ package final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
 /// `mutex`; the pointer is allocated once and never reassigned.
 package final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    // Only `withLock` touches the value, holding the (non-recursive) mutex, so two accesses
+    // can never overlap: the dynamic exclusivity check each access would pay (about 80
+    // instructions, 1.1 million times in `--contexts 10000`) proves nothing.
+    @exclusivity(unchecked) private var value: Value
 
     package init(_ value: Value) {
         self.value = value

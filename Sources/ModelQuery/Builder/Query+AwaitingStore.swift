@@ -10,7 +10,8 @@ extension Query {
         let (query, home) = try prepared()
         let rows = try await store.fetch(runsInSwift ? storeSide(query) : query)
         let fetched = try M.records(from: rows, schema: query.schema, store: home)
-        return try await awaitLoaded(runsInSwift ? swiftSide(fetched) : fetched, home)
+        guard runsInSwift else { return try await awaitLoaded(fetched, home, everyRow: query.selectsEveryRow) }
+        return try await awaitLoaded(swiftSide(fetched), home)
     }
 
     /// The records of `query`, eager loads run.
@@ -20,8 +21,11 @@ extension Query {
     }
 
     /// ``loaded(_:_:)``, awaiting each eager load's query.
-    nonisolated(nonsending) private func awaitLoaded(_ records: [M], _ store: any PersistenceAdapter) async throws -> [M] {
-        for include in includes { try await include.loadAsync(records, store) }
+    nonisolated(nonsending) private func awaitLoaded(
+        _ records: [M], _ store: any PersistenceAdapter, everyRow: Bool = false
+    ) async throws -> [M] {
+        let owners = EagerOwners(records: records, everyRow: everyRow)
+        for include in includes { try await include.loadAsync(owners, store) }
         return records
     }
 

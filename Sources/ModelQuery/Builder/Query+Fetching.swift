@@ -16,7 +16,7 @@ extension Query {
     /// Records the whole query selects, applying Swift filters, comparator and window.
     func records() throws -> [M] {
         let (query, store) = try prepared()
-        guard runsInSwift else { return try loaded(M.fetch(query, store: store), store) }
+        guard runsInSwift else { return try loaded(M.fetch(query, store: store), store, everyRow: query.selectsEveryRow) }
         return try loaded(swiftSide(M.fetch(storeSide(query), store: store)), store)
     }
 
@@ -45,9 +45,11 @@ extension Query {
         return QueryEngine.window(records, offset: offsetCount, limit: limitCount)
     }
 
-    /// Runs the eager loads on fetched records.
-    func loaded(_ records: [M], _ store: any PersistenceAdapter) throws -> [M] {
-        for include in includes { try include.load(records, store) }
+    /// Runs the eager loads on fetched records (`everyRow`: they are every stored row of
+    /// their table, see ``EagerOwners``).
+    func loaded(_ records: [M], _ store: any PersistenceAdapter, everyRow: Bool = false) throws -> [M] {
+        let owners = EagerOwners(records: records, everyRow: everyRow)
+        for include in includes { try include.load(owners, store) }
         return records
     }
 
@@ -189,4 +191,10 @@ public struct Page<M: ModelProtocol> {
     public var hasNext: Bool { number < pageCount }
     /// Whether this is not the first page.
     public var hasPrevious: Bool { number > 1 }
+}
+
+extension StoreQuery {
+    /// Whether the query selects every stored row of its table: no condition, no window
+    /// (eager loads then read children by "key is set", see ``EagerOwners``).
+    var selectsEveryRow: Bool { predicate == nil && limit == nil && offset == 0 }
 }

@@ -134,7 +134,7 @@ extension ModelContext: RecordRegistry {
         record._assignAll(row)
         record.__baseline = row
         record.__home = store
-        record.__extras?.related.removeAll()
+        record.forgetRelated()
         // The refresh is not a change to save.
         state.withLock { state in
             if state.pending[ObjectIdentifier(record)]?.deleted != true { state.untrack(record) }

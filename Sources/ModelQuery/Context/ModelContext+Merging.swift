@@ -74,7 +74,7 @@ extension ModelContext {
             guard change.values.count == record.__values.count, change.values != record.__baseline else { return }
             record._assignAll(change.values)
             record.__baseline = change.values
-            record.__extras?.related.removeAll()
+            record.forgetRelated()
             state.withLock { $0.untrack(record) }
         case .delete:
             record.__isPersisted = false

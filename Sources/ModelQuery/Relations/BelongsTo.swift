@@ -44,23 +44,14 @@ public struct BelongsTo<Parent: ModelProtocol>: Sendable {
 
     /// Reads return the assigned or loaded parent (no store access); writes set the
     /// foreign key.
+    @inlinable
     public static subscript<M: ModelProtocol>(
         _enclosingInstance instance: M,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<M, Parent?>,
         storage storageKeyPath: ReferenceWritableKeyPath<M, Self>
     ) -> Parent? {
-        get {
-            let location = instance[keyPath: storageKeyPath].location
-            let key = instance._read(location, as: Parent.IDValue?.self, in: M.self)
-            let slot = instance.recordSchema.slot(for: location)
-            return instance.loadedParent(slot: slot, key: key.modelValue, as: Parent.self) ?? nil
-        }
-        set {
-            let location = instance[keyPath: storageKeyPath].location
-            let slot = instance.recordSchema.slot(for: location)
-            _ = newValue?.recordSchema
-            instance._linkParent(newValue, slot: slot, clearingKeyWhilePending: true)
-        }
+        get { instance._parent(location: instance[keyPath: storageKeyPath].location, in: M.self) as? Parent }
+        set { instance._setParent(newValue, location: instance[keyPath: storageKeyPath].location) }
     }
 }
 

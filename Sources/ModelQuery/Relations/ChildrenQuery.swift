@@ -11,6 +11,10 @@ extension Relation {
         return .isIn(column: foreignKey, ownerIDs)
     }
 
+    /// The condition selecting the children of every stored owner, and rows whose key names
+    /// no stored owner: a caller keeps the rows whose key is one of its owners' ids.
+    package var everyChildPredicate: QueryPredicate { .isNotNull(column: foreignKey) }
+
     /// The children of `ownerIDs`, as a store query.
     package func children(of ownerIDs: [ModelValue]) -> StoreQuery {
         StoreQuery(schema: target, predicate: childrenPredicate(of: ownerIDs))

@@ -97,7 +97,7 @@ extension ModelProtocol {
 
     /// Remembers the parent loaded for the foreign-key value `key` at `slot`.
     func rememberParent<P: ModelProtocol>(_ parent: P?, key: ModelValue, slot: Int) -> P? {
-        extras.related.parents[slot] = ParentLink(key: key, parent: parent, pending: false)
+        _rememberLoadedParent(parent, key: key, slot: slot)
         return parent
     }
 
@@ -129,8 +129,18 @@ extension ModelObject {
     /// `.some(nil)`: no such parent, or a nil key) when known, nil when not loaded.
     package final func loadedParent<P: ModelProtocol>(slot: Int, key: ModelValue, as type: P.Type) -> P?? {
         if let link = __extras?.related.parents[slot], link.answers(for: key) { return .some(link.parent as? P) }
-        if let owner = __inverse.owner(slot: slot, key: key) { return .some(owner as? P) }
+        if let owner = _linkedRecord(slot: slot, key: key) { return .some(owner as? P) }
         return key.isNull ? .some(nil) : nil
+    }
+}
+
+extension ModelProtocol {
+    /// What assigning a `@BelongsTo` property declared at `location` does: links `parent`
+    /// (its id becomes the foreign key, or the link waits for its save) or, nil, unlinks.
+    @usableFromInline package func _setParent<P: ModelProtocol>(_ parent: P?, location: Int) {
+        let slot = recordSchema.slot(for: location)
+        _ = parent?.recordSchema
+        _linkParent(parent, slot: slot, clearingKeyWhilePending: true)
     }
 }
 

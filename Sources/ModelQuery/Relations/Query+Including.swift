@@ -22,13 +22,13 @@ extension Query {
         }
         query.includes.append(
             EagerInclude(
-                load: { records, store in
-                    guard let first = records.first else { return }
-                    try EagerLoad.children(of: records, relation: relation(first), store: store, nested: nested)
+                load: { owners, store in
+                    guard let first = owners.records.first else { return }
+                    try EagerLoad.children(of: owners, relation: relation(first), store: store, nested: nested)
                 },
-                loadAsync: { records, store in
-                    guard let first = records.first else { return }
-                    try await EagerLoad.children(of: records, relation: relation(first), store: store, nested: nested)
+                loadAsync: { owners, store in
+                    guard let first = owners.records.first else { return }
+                    try await EagerLoad.children(of: owners, relation: relation(first), store: store, nested: nested)
                 }))
         return query
     }
@@ -43,22 +43,22 @@ extension Query {
         query.noteIncludedTables(Related.self, nested)
         query.includes.append(
             EagerInclude(
-                load: { records, store in
-                    guard let first = records.first else { return }
+                load: { owners, store in
+                    guard let first = owners.records.first else { return }
                     switch try ToOneRelation.resolve(keyPath, of: first) {
                     case .belongsTo(let slot):
-                        try EagerLoad.parents(of: records, foreignKey: slot, store: store, nested: nested)
+                        try EagerLoad.parents(of: owners.records, foreignKey: slot, store: store, nested: nested)
                     case .hasOne(let relation):
-                        try EagerLoad.children(of: records, relation: relation, store: store, nested: nested)
+                        try EagerLoad.children(of: owners, relation: relation, store: store, nested: nested)
                     }
                 },
-                loadAsync: { records, store in
-                    guard let first = records.first else { return }
+                loadAsync: { owners, store in
+                    guard let first = owners.records.first else { return }
                     switch try ToOneRelation.resolve(keyPath, of: first) {
                     case .belongsTo(let slot):
-                        try await EagerLoad.parents(of: records, foreignKey: slot, store: store, nested: nested)
+                        try await EagerLoad.parents(of: owners.records, foreignKey: slot, store: store, nested: nested)
                     case .hasOne(let relation):
-                        try await EagerLoad.children(of: records, relation: relation, store: store, nested: nested)
+                        try await EagerLoad.children(of: owners, relation: relation, store: store, nested: nested)
                     }
                 }))
         return query
@@ -68,8 +68,22 @@ extension Query {
 /// One eager load of a query, in its synchronous form and the form the async terminals
 /// await on an ``AsyncPersistenceAdapter`` (each runs its related query the same way).
 struct EagerInclude<M: ModelProtocol>: Sendable {
-    let load: @Sendable ([M], any PersistenceAdapter) throws -> Void
-    let loadAsync: nonisolated(nonsending) @Sendable ([M], any PersistenceAdapter) async throws -> Void
+    let load: @Sendable (EagerOwners<M>, any PersistenceAdapter) throws -> Void
+    let loadAsync: nonisolated(nonsending) @Sendable (EagerOwners<M>, any PersistenceAdapter) async throws -> Void
+}
+
+/// The records an eager load runs for, and whether they are every stored row of their
+/// table (a query with no condition and no window, nothing filtered in Swift).
+///
+/// When they are, their children are "every row whose foreign key is set" — one plain
+/// read, where a list of every owner's id makes SQLite probe the foreign-key index once
+/// per owner and fetch each child by rowid (about 2.5× the instructions of a scan), grows
+/// the statement with the table, and runs into bound-parameter limits. A child whose key
+/// names no owner here (a dangling key, or an owner stored after the owners were read) is
+/// left out, as the id list would have left it out.
+struct EagerOwners<M: ModelProtocol> {
+    let records: [M]
+    let everyRow: Bool
 }
 
 extension Query {
@@ -87,43 +101,65 @@ extension Query {
 enum EagerLoad {
     /// Loads the children of `owners` in one query and stores each owner's share.
     static func children<Owner: ModelProtocol, Child: ModelProtocol>(
-        of owners: [Owner], relation: Relation, store: any PersistenceAdapter,
+        of owners: EagerOwners<Owner>, relation: Relation, store: any PersistenceAdapter,
         nested: (@Sendable (Query<Child>) -> Query<Child>)?
     ) throws {
-        guard let query = childQuery(of: owners, relation: relation, store: store, nested: nested) else { return }
-        link(try query.all(), to: owners, relation: relation)
+        let ids = owners.records.filter(\.__isPersisted).map { $0.__baseline[0] }
+        guard !ids.isEmpty else { return }
+        if let query = everyChildQuery(of: owners, relation: relation, store: store, nested: nested) {
+            do {
+                return link(try query.all(), to: owners.records, relation: relation)
+            } catch let error as any QueryNotExpressible where error.unexpressedPart != nil {
+                // The adapter cannot ask for "key is set": ask for the ids.
+            }
+        }
+        link(try childQuery(of: ids, relation: relation, store: store, nested: nested).all(), to: owners.records, relation: relation)
     }
 
     /// ``children(of:relation:store:nested:)``, awaiting the children's query.
     nonisolated(nonsending) static func children<Owner: ModelProtocol, Child: ModelProtocol>(
-        of owners: [Owner], relation: Relation, store: any PersistenceAdapter,
+        of owners: EagerOwners<Owner>, relation: Relation, store: any PersistenceAdapter,
         nested: (@Sendable (Query<Child>) -> Query<Child>)?
     ) async throws {
-        guard let query = childQuery(of: owners, relation: relation, store: store, nested: nested) else { return }
-        link(try await query.all(), to: owners, relation: relation)
+        let ids = owners.records.filter(\.__isPersisted).map { $0.__baseline[0] }
+        guard !ids.isEmpty else { return }
+        if let query = everyChildQuery(of: owners, relation: relation, store: store, nested: nested) {
+            do {
+                return link(try await query.all(), to: owners.records, relation: relation)
+            } catch let error as any QueryNotExpressible where error.unexpressedPart != nil {
+                // The adapter cannot ask for "key is set": ask for the ids.
+            }
+        }
+        link(try await childQuery(of: ids, relation: relation, store: store, nested: nested).all(), to: owners.records, relation: relation)
     }
 
-    /// The query for the children of the saved `owners`; nil when none is saved.
-    private static func childQuery<Owner: ModelProtocol, Child: ModelProtocol>(
-        of owners: [Owner], relation: Relation, store: any PersistenceAdapter,
+    /// The query for the children of `ids`.
+    private static func childQuery<Child: ModelProtocol>(
+        of ids: [ModelValue], relation: Relation, store: any PersistenceAdapter,
         nested: (@Sendable (Query<Child>) -> Query<Child>)?
-    ) -> Query<Child>? {
-        let ids = owners.filter(\.__isPersisted).map { $0.__baseline[0] }
-        guard !ids.isEmpty else { return nil }
+    ) -> Query<Child> {
         let query = relation.childQuery(of: ids, as: Child.self, store: store)
         return nested.map { $0(query) } ?? query
     }
 
+    /// When the owners are every row of their table (see ``EagerOwners``) and the nested
+    /// query has no window (a limit counts children across owners, so rows no owner takes
+    /// must not use it up): the query for every row whose foreign key is set.
+    private static func everyChildQuery<Owner: ModelProtocol, Child: ModelProtocol>(
+        of owners: EagerOwners<Owner>, relation: Relation, store: any PersistenceAdapter,
+        nested: (@Sendable (Query<Child>) -> Query<Child>)?
+    ) -> Query<Child>? {
+        guard owners.everyRow else { return nil }
+        var query = Query<Child>().using(store)
+        query.predicate = relation.everyChildPredicate
+        if let nested { query = nested(query) }
+        return query.limitCount == nil && query.offsetCount == 0 ? query : nil
+    }
+
     /// Gives each owner its share of `children`.
-    private static func link<Owner: ModelProtocol>(_ children: [some ModelProtocol], to owners: [Owner], relation: Relation) {
-        let foreignKey = relation.foreignKey
-        var groups: [ModelValue: [ModelObject]] = [:]
-        for child in children { groups[child.__values[foreignKey], default: []].append(child) }
-        for owner in owners where owner.__isPersisted {
-            let children = groups[owner.__baseline[0]] ?? []
-            owner.linkInverse(of: children, foreignKey: foreignKey)
-            owner.extras.related.children[relation.location] = children
-        }
+    private static func link<Owner: ModelProtocol, Child: ModelProtocol>(_ children: [Child], to owners: [Owner], relation: Relation) {
+        // A child whose key names none of the owners (see `EagerOwners`) is left out.
+        ModelObject._distribute(children, to: owners, foreignKey: relation.foreignKey, location: relation.location)
     }
 
     /// Loads the distinct parents of `children` in one query and links each child.
@@ -149,8 +185,12 @@ enum EagerLoad {
         of children: [Child], foreignKey: Int, store: any PersistenceAdapter,
         nested: (@Sendable (Query<Parent>) -> Query<Parent>)?
     ) -> Query<Parent> {
-        var seen = Set<ModelValue>()
-        let keys = children.map { $0.__values[foreignKey] }.filter { !$0.isNull && seen.insert($0).inserted }
+        var seen = Set<ModelValue>(minimumCapacity: children.count)
+        var keys: [ModelValue] = []
+        for child in children {
+            let key = child.__values[foreignKey]
+            if !key.isNull, seen.insert(key).inserted { keys.append(key) }
+        }
         var query = Query<Parent>().using(store)
         query.predicate = .isIn(column: 0, keys)
         return nested.map { $0(query) } ?? query
@@ -158,12 +198,12 @@ enum EagerLoad {
 
     /// Links each child to its parent among `parents`.
     private static func link<Parent: ModelProtocol>(_ parents: [Parent], toChildren children: [some ModelProtocol], foreignKey: Int) {
-        var byID: [ModelValue: Parent] = [:]
+        var byID: [ModelValue: ModelObject] = Dictionary(minimumCapacity: parents.count)
         for parent in parents { byID[parent.__values[0]] = parent }
         for child in children {
             let key = child.__values[foreignKey]
             guard !key.isNull else { continue }
-            child.extras.related.parents[foreignKey] = ParentLink(key: key, parent: byID[key], pending: false)
+            child._rememberLoadedParent(byID[key], key: key, slot: foreignKey)
         }
     }
 }
