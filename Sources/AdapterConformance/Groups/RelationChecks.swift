@@ -140,5 +140,16 @@ enum RelationChecks {
         c.equal(licensed.map { $0.license?.number }, ["L-ann", "L-bob"], "has-one preloaded")
         let none = try ConformanceOwner.where(\.name == "nobody").including(\.pets).all()
         c.equal(none.count, 0, "including on an empty result")
+
+        // Every owner (read by "key is set" where the adapter can ask for it) or some of
+        // them (by id): each gets its own children, a child with no owner goes nowhere.
+        try family("cy")
+        try ConformancePet.create(["name": "stray"])
+        let all = try ConformanceOwner.query().order(by: "name").including(\.pets).all()
+        c.equal(try all.map { try $0.pets.all().map(\.name) }, [[], [], ["cy-rex", "cy-tom"]], "every owner: own children only")
+        let some = try ConformanceOwner.where(\.name == "cy").including(\.pets).all()
+        c.equal(try some.map { try $0.pets.all().map(\.name) }, [["cy-rex", "cy-tom"]], "some owners: own children only")
+        let strays = try ConformancePet.where(\.name == "stray").including(\.owner).all()
+        c.equal(strays.map { $0.owner == nil }, [true], "a child with no owner loads no parent")
     }
 }
