@@ -112,6 +112,23 @@ import Testing
         #expect(try Board.find(1, in: second)?.title == "second")
     }
 
+    @Test func identityKeysTellEveryPartApart() throws {
+        let store = ArrayAdapter(), other = ArrayAdapter()
+        let key = { (adapter: ArrayAdapter?, schema: ModelSchema, id: ModelValue) in ModelContext.Key(store: adapter, schema: schema, id: id) }
+        let ids: [ModelValue] = [.null, .int(0), .int(1), .int(-1), .int(.max), .string("1"), .string(""), .uuid(UUID()), .double(1)]
+        var seen: Set<ModelContext.Key> = []
+        for adapter in [store, other, nil] {
+            for schema in [Board.schema, Assignee.schema] {
+                for id in ids { #expect(seen.insert(key(adapter, schema, id)).inserted, "\(id) in \(schema.modelName)") }
+            }
+        }
+        #expect(seen.contains(key(store, Board.schema, .int(1))) && key(store, Board.schema, .int(1)) == key(store, Board.schema, .int(1)))
+        // 100,000 ids of one table: all distinct, and the dictionary keeps finding them.
+        var map: [ModelContext.Key: Int] = [:]
+        for id in 1...100_000 { map[key(store, Board.schema, .int(Int64(id)))] = id }
+        #expect(map.count == 100_000 && map[key(store, Board.schema, .int(77_777))] == 77_777)
+    }
+
     @Test func aContextsCreatorIsNeverATaskMadeAfterItEnded() async {
         let context = await Task { ModelContext() }.value
         #expect(context.isOwnedByCaller == false)

@@ -97,7 +97,8 @@ extension ModelContext: RecordRegistry {
         record.__membership = state.membership(for: self)
         record.__registryTracked = false
         state.byID[key] = Slot(weak: record, strong: retainsRecords ? record : nil)
-        if state.byID.count >= state.pruneAt { state.prune() }
+        // A context that retains its records holds every slot strongly: nothing to prune.
+        if !retainsRecords, state.byID.count >= state.pruneAt { state.prune() }
     }
 
     /// A child context's new instance for `key`: the parent's current state of the record
