@@ -183,18 +183,21 @@ extension ModelObject {
     /// Gives each saved owner its share of `children` as the loaded children of the
     /// relation at `location` (children whose key at `foreignKey` holds its id, in their
     /// order), and links each child back to its owner. Children whose key names no owner
-    /// are left out.
+    /// are left out. (Owners listed twice share one group.)
     package static func _distribute(_ children: [ModelObject], to owners: [ModelObject], foreignKey: Int, location: Int) {
         var position: [ModelValue: Int] = Dictionary(minimumCapacity: owners.count)
-        for index in owners.indices where owners[index].__isPersisted { position[owners[index].__baseline[0]] = index }
+        for index in owners.indices where owners[index].__isPersisted {
+            let id = owners[index].__baseline[0]
+            if position[id] == nil { position[id] = index }
+        }
         var groups = [[ModelObject]](repeating: [], count: owners.count)
         for child in children {
             guard let index = position[child.__values[foreignKey]] else { continue }
             groups[index].append(child)
             child._linkInverse(owners[index], slot: foreignKey)
         }
-        for index in owners.indices where owners[index].__isPersisted {
-            owners[index].extras.related.children[location] = groups[index]
+        for owner in owners where owner.__isPersisted {
+            owner.extras.related.children[location] = position[owner.__baseline[0]].map { groups[$0] } ?? []
         }
     }
 
