@@ -4,8 +4,7 @@ import Testing
 
 /// An ArrayAdapter that records each fetch's condition and, when asked, cannot express
 /// a null test (as an HTTP API's plain parameters cannot).
-class PlanRecordingAdapter: PersistenceAdapter, @unchecked Sendable {  // `fetched` is guarded by its Locked
-    let base = ArrayAdapter()
+class PlanRecordingAdapter: ForwardingAdapter, @unchecked Sendable {  // `fetched` is a Locked
     let fetched = Locked<[QueryPredicate?]>([])
     let refusesNullTests: Bool
 
@@ -15,24 +14,11 @@ class PlanRecordingAdapter: PersistenceAdapter, @unchecked Sendable {  // `fetch
 
     init(refusesNullTests: Bool = false) { self.refusesNullTests = refusesNullTests }
 
-    func prepare(_ schema: ModelSchema) throws { try base.prepare(schema) }
-    func close() throws { try base.close() }
-    func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue { try base.insert(row, into: schema) }
-    func update(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws {
-        try base.update(row, changedColumns: changedColumns, in: schema)
-    }
-    func delete(id: ModelValue, from schema: ModelSchema) throws -> Bool { try base.delete(id: id, from: schema) }
-    func find(id: ModelValue, in schema: ModelSchema) throws -> [ModelValue]? { try base.find(id: id, in: schema) }
-    func fetch(_ query: StoreQuery) throws -> [[ModelValue]] {
+    override func fetch(_ query: StoreQuery) throws -> [[ModelValue]] {
         if refusesNullTests, case .isNotNull = query.predicate { throw NoNullTest() }
         fetched.withLock { $0.append(query.predicate) }
-        return try base.fetch(query)
+        return try super.fetch(query)
     }
-    func count(_ query: StoreQuery) throws -> Int { try base.count(query) }
-    func delete(_ query: StoreQuery) throws -> Int { try base.delete(query) }
-    func update(_ query: StoreQuery, set values: [Int: ModelValue]) throws -> Int { try base.update(query, set: values) }
-    func aggregate(_ query: StoreQuery) throws -> [AggregateGroup] { try base.aggregate(query) }
-    func withTransaction<R>(_ body: () throws -> R) throws -> R { try base.withTransaction(body) }
 
     /// The condition of the last fetch.
     var lastCondition: QueryPredicate? { fetched.withLock { $0.last ?? nil } }

@@ -3,34 +3,22 @@ import Foundation
 import Testing
 
 /// An adapter whose reads can be made to fail (a store that is down).
-final class FlakyAdapter: PersistenceAdapter {
-    let base = ArrayAdapter()
+final class FlakyAdapter: ForwardingAdapter, @unchecked Sendable {  // `failing` is a Locked
     let failing = Locked(false)
     struct Down: Error {}
     private func check() throws { if failing.withLock({ $0 }) { throw Down() } }
-    func prepare(_ schema: ModelSchema) throws { try base.prepare(schema) }
-    func close() throws { try base.close() }
-    func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue { try base.insert(row, into: schema) }
-    func update(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws {
-        try base.update(row, changedColumns: changedColumns, in: schema)
-    }
-    func delete(id: ModelValue, from schema: ModelSchema) throws -> Bool { try base.delete(id: id, from: schema) }
-    func find(id: ModelValue, in schema: ModelSchema) throws -> [ModelValue]? {
+    override func find(id: ModelValue, in schema: ModelSchema) throws -> [ModelValue]? {
         try check()
-        return try base.find(id: id, in: schema)
+        return try super.find(id: id, in: schema)
     }
-    func fetch(_ query: StoreQuery) throws -> [[ModelValue]] {
+    override func fetch(_ query: StoreQuery) throws -> [[ModelValue]] {
         try check()
-        return try base.fetch(query)
+        return try super.fetch(query)
     }
-    func count(_ query: StoreQuery) throws -> Int {
+    override func count(_ query: StoreQuery) throws -> Int {
         try check()
-        return try base.count(query)
+        return try super.count(query)
     }
-    func delete(_ query: StoreQuery) throws -> Int { try base.delete(query) }
-    func update(_ query: StoreQuery, set values: [Int: ModelValue]) throws -> Int { try base.update(query, set: values) }
-    func aggregate(_ query: StoreQuery) throws -> [AggregateGroup] { try base.aggregate(query) }
-    func withTransaction<R>(_ body: () throws -> R) throws -> R { try base.withTransaction(body) }
 }
 
 /// Relation access: properties never touch the store; `load(_:)` and `including(_:)` do,
