@@ -25,8 +25,8 @@ extension ModelContext {
             }
             // Distinct ids of one table and store differ in the word (the multiplier is odd,
             // so the mix is a bijection of the id bits for fixed identifiers).
-            let identities = UInt64(UInt(bitPattern: store?.hashValue ?? 0)) &* 0x9E37_79B9_7F4A_7C15
-                ^ UInt64(UInt(bitPattern: self.schema.hashValue))
+            let identities = UInt64(store.map { UInt(bitPattern: $0) } ?? 0) &* 0x9E37_79B9_7F4A_7C15
+                ^ UInt64(UInt(bitPattern: self.schema))
             mixed = Int(bitPattern: UInt(truncatingIfNeeded: (idBits ^ identities) &* 0xBF58_476D_1CE4_E5B9))
         }
 
