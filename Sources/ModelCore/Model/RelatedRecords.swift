@@ -78,7 +78,6 @@ package struct InverseLink {
         self.parent = parent
         self.slot = Int32(truncatingIfNeeded: slot)
     }
-
 }
 
 extension ModelObject {
@@ -113,9 +112,15 @@ extension ModelObject {
         }
         _noteRead(slot)
         guard slot > 0 else { return nil }
-        let key = __values[slot]
-        if let link = extras.related.parents[slot], link.answers(for: key) { return link.parent }
-        return _linkedRecord(slot: slot, key: key)
+        return _loadedParent(slot: slot, key: __values[slot], extras: extras) ?? nil
+    }
+
+    /// The parent in memory for the foreign-key value `key` at `slot`: `.some(parent)`
+    /// (`.some(nil)`: loaded, and no row has that id) when a link answers for the key —
+    /// a ``ParentLink`` first, then the inline link — and nil when none does.
+    package final func _loadedParent(slot: Int, key: ModelValue, extras: RecordExtras?) -> ModelObject?? {
+        if let link = extras?.related.parents[slot], link.answers(for: key) { return .some(link.parent) }
+        return _linkedRecord(slot: slot, key: key).map { .some($0) }
     }
 }
 

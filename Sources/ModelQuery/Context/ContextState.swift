@@ -79,12 +79,9 @@ extension ModelContext {
             return sequence
         }
 
-        /// Drops the slots of records that no longer exist, in place (a filtered copy
-        /// would copy every live slot's weak reference and rehash its key).
+        /// Drops the slots of records that no longer exist.
         mutating func prune() {
-            var gone: [Key] = []
-            for (key, slot) in byID where slot.record == nil { gone.append(key) }
-            for key in gone { byID.removeValue(forKey: key) }
+            byID = byID.filter { $0.value.record != nil }
             pruneAt = Swift.max(1024, byID.count * 2)
         }
 

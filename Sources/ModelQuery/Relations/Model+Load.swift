@@ -128,8 +128,7 @@ extension ModelObject {
     /// The parent in memory for the foreign-key value `key`: `.some(parent)` (possibly
     /// `.some(nil)`: no such parent, or a nil key) when known, nil when not loaded.
     package final func loadedParent<P: ModelProtocol>(slot: Int, key: ModelValue, as type: P.Type) -> P?? {
-        if let link = __extras?.related.parents[slot], link.answers(for: key) { return .some(link.parent as? P) }
-        if let owner = _linkedRecord(slot: slot, key: key) { return .some(owner as? P) }
+        if let known = _loadedParent(slot: slot, key: key, extras: __extras) { return .some(known as? P) }
         return key.isNull ? .some(nil) : nil
     }
 }

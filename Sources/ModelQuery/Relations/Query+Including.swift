@@ -104,16 +104,15 @@ enum EagerLoad {
         of owners: EagerOwners<Owner>, relation: Relation, store: any PersistenceAdapter,
         nested: (@Sendable (Query<Child>) -> Query<Child>)?
     ) throws {
-        let ids = owners.records.filter(\.__isPersisted).map { $0.__baseline[0] }
-        guard !ids.isEmpty else { return }
-        if let query = everyChildQuery(of: owners, relation: relation, store: store, nested: nested) {
+        guard let plan = childQueries(of: owners, relation: relation, store: store, nested: nested) else { return }
+        if let query = plan.everyChild {
             do {
                 return link(try query.all(), to: owners.records, relation: relation)
             } catch let error as any QueryNotExpressible where error.unexpressedPart != nil {
                 // The adapter cannot ask for "key is set": ask for the ids.
             }
         }
-        link(try childQuery(of: ids, relation: relation, store: store, nested: nested).all(), to: owners.records, relation: relation)
+        link(try plan.byID().all(), to: owners.records, relation: relation)
     }
 
     /// ``children(of:relation:store:nested:)``, awaiting the children's query.
@@ -121,39 +120,36 @@ enum EagerLoad {
         of owners: EagerOwners<Owner>, relation: Relation, store: any PersistenceAdapter,
         nested: (@Sendable (Query<Child>) -> Query<Child>)?
     ) async throws {
-        let ids = owners.records.filter(\.__isPersisted).map { $0.__baseline[0] }
-        guard !ids.isEmpty else { return }
-        if let query = everyChildQuery(of: owners, relation: relation, store: store, nested: nested) {
+        guard let plan = childQueries(of: owners, relation: relation, store: store, nested: nested) else { return }
+        if let query = plan.everyChild {
             do {
                 return link(try await query.all(), to: owners.records, relation: relation)
             } catch let error as any QueryNotExpressible where error.unexpressedPart != nil {
                 // The adapter cannot ask for "key is set": ask for the ids.
             }
         }
-        link(try await childQuery(of: ids, relation: relation, store: store, nested: nested).all(), to: owners.records, relation: relation)
+        link(try await plan.byID().all(), to: owners.records, relation: relation)
     }
 
-    /// The query for the children of `ids`.
-    private static func childQuery<Child: ModelProtocol>(
-        of ids: [ModelValue], relation: Relation, store: any PersistenceAdapter,
-        nested: (@Sendable (Query<Child>) -> Query<Child>)?
-    ) -> Query<Child> {
-        let query = relation.childQuery(of: ids, as: Child.self, store: store)
-        return nested.map { $0(query) } ?? query
-    }
-
-    /// When the owners are every row of their table (see ``EagerOwners``) and the nested
-    /// query has no window (a limit counts children across owners, so rows no owner takes
-    /// must not use it up): the query for every row whose foreign key is set.
-    private static func everyChildQuery<Owner: ModelProtocol, Child: ModelProtocol>(
+    /// How to read the children of the saved `owners` (nil when none is saved):
+    /// - `everyChild`, when the owners are every row of their table (see ``EagerOwners``)
+    ///   and the nested query has no window (a limit counts children across owners, so
+    ///   rows no owner takes must not use it up): every row whose foreign key is set;
+    /// - `byID`, the children of the owners' ids — the query otherwise, and the fallback
+    ///   when the adapter cannot express the first (made only then).
+    private static func childQueries<Owner: ModelProtocol, Child: ModelProtocol>(
         of owners: EagerOwners<Owner>, relation: Relation, store: any PersistenceAdapter,
         nested: (@Sendable (Query<Child>) -> Query<Child>)?
-    ) -> Query<Child>? {
-        guard owners.everyRow else { return nil }
-        var query = Query<Child>().using(store)
-        query.predicate = relation.everyChildPredicate
-        if let nested { query = nested(query) }
-        return query.limitCount == nil && query.offsetCount == 0 ? query : nil
+    ) -> (everyChild: Query<Child>?, byID: () -> Query<Child>)? {
+        let ids = owners.records.filter(\.__isPersisted).map { $0.__baseline[0] }
+        guard !ids.isEmpty else { return nil }
+        let shaped = { (query: Query<Child>) in nested.map { $0(query) } ?? query }
+        let byID = { shaped(relation.childQuery(of: ids, as: Child.self, store: store)) }
+        guard owners.everyRow else { return (nil, byID) }
+        var every = Query<Child>().using(store)
+        every.predicate = relation.everyChildPredicate
+        every = shaped(every)
+        return (every.limitCount == nil && every.offsetCount == 0 ? every : nil, byID)
     }
 
     /// Gives each owner its share of `children`.
