@@ -70,8 +70,31 @@ package struct RowPredicate {
         case .not(let inner):
             let test = compile(inner)
             return { row in test(row).map { !$0 } }
-        case .isIn, .notIn, .text:
+        case .isIn(let column, let values):
+            if let test = hashedMembership(column, values) { return test }
             return { row in QueryEngine.evaluate(predicate, row) }
+        case .notIn(let column, let values):
+            if let test = hashedMembership(column, values) { return { row in test(row).map { !$0 } } }
+            return { row in QueryEngine.evaluate(predicate, row) }
+        case .text:
+            return { row in QueryEngine.evaluate(predicate, row) }
+        }
+    }
+
+    /// `row[column] IN values` through a set, for a long list whose members are integers,
+    /// UUIDs, dates or bytes: kinds whose hashing equality is exactly the comparison's, so
+    /// a subject of those kinds is decided by one lookup. Any other subject (a double that
+    /// may equal an integer, a string) is compared with each member as before. Nil for a
+    /// short list, or one with another kind: a scan of a few values costs less than hashing.
+    private static func hashedMembership(_ column: Int, _ values: [ModelValue]) -> (([ModelValue]) -> Bool?)? {
+        guard values.count > 16, values.allSatisfy(QueryEngine.hashesExactly) else { return nil }
+        let members = Set(values.lazy.filter { !$0.isNull })
+        let unknownIfAbsent = values.contains(where: \.isNull)
+        return { row in
+            let subject = row[column]
+            if subject.isNull { return nil }
+            guard QueryEngine.hashesExactly(subject) else { return QueryEngine.membership(subject, values) }
+            return members.contains(subject) ? true : (unknownIfAbsent ? nil : false)
         }
     }
 

@@ -111,4 +111,43 @@ final class AsyncPlanRecordingAdapter: PlanRecordingAdapter, AsyncPersistenceAda
             #expect(names(boards) == ["a": ["a1", "a2"], "b": ["b1"]])
         }
     }
+
+    /// The id lists of the fetches since `start`, by length.
+    private func listLengths(_ store: PlanRecordingAdapter, since start: Int) -> [Int] {
+        store.fetched.withLock { Array($0[start...]) }.compactMap { condition in
+            switch condition {
+            case .isIn(_, let ids): ids.count
+            case .compare(_, .equal, _): 1  // a list of one id
+            default: nil
+            }
+        }
+    }
+
+    @Test func longIdListsAreReadInChunks() async throws {
+        let store = AsyncPlanRecordingAdapter()
+        let owners = IDChunks.size * 2 + 1
+        try ModelStore.using(store) {
+            for k in 0..<owners {
+                let board = try Board.create(["title": .string("t\(k)")])
+                try Assignee.create(["name": .string("n\(k)"), "board_id": board.id.modelValue])
+            }
+        }
+        try await ModelStore.using(store) {
+            var start = store.fetched.withLock { $0.count }
+            let members = try await Assignee.query().including(\.board).all()
+            #expect(listLengths(store, since: start) == [IDChunks.size, IDChunks.size, 1])
+            #expect(members.allSatisfy { $0.board?.title.dropFirst() == $0.name.dropFirst() })
+
+            start = store.fetched.withLock { $0.count }
+            let boards = try await Board.where(\.title != "none").including(\.assignees).all()
+            #expect(listLengths(store, since: start) == [IDChunks.size, IDChunks.size, 1])
+            #expect(boards.allSatisfy { $0.assignees.loaded?.map(\.name) == ["n" + $0.title.dropFirst()] })
+
+            // A nested window counts across every owner: one list, as before.
+            start = store.fetched.withLock { $0.count }
+            let limited = try await Board.where(\.title != "none").including(\.assignees) { $0.order(by: "name").limit(3) }.all()
+            #expect(listLengths(store, since: start) == [owners])
+            #expect(limited.reduce(0) { $0 + ($1.assignees.loaded?.count ?? 0) } == 3)
+        }
+    }
 }

@@ -2,6 +2,12 @@ import ArrayAdapter
 import Foundation
 import Testing
 
+/// A model with an indexed string column.
+final class IndexedLabel: Model {
+    @Column(options: .indexed) var label: String = ""
+    init() {}
+}
+
 /// ArrayAdapter's foreign-key indexes stay exact through inserts, moves, deletes,
 /// rollbacks and compaction: an indexed lookup always equals a full scan.
 @Suite struct ForeignKeyIndexTests {
@@ -13,6 +19,22 @@ import Testing
             let scanned = try Assignee.where("board_id").eq(id).or("name").eq("\u{1}never").pluck("id")
             #expect(indexed == scanned, sourceLocation: sourceLocation)
             #expect(try board.assignees.count() == scanned.count, sourceLocation: sourceLocation)
+        }
+        // A list answered by the index alone (integer keys) equals the scan too.
+        let ids = boards.map(\.id.modelValue) + [.int(999_999), .null]
+        let listed = try Assignee.where("board_id").in(ids).pluck("id")
+        let scanned = try Assignee.where("board_id").in(ids).or("name").eq("\u{1}never").pluck("id")
+        #expect(listed == scanned, sourceLocation: sourceLocation)
+    }
+
+    /// The index's string equality is Unicode-canonical; the engine's (and SQLite's) is by
+    /// bytes, so a string lookup still tests each hit.
+    @Test func indexedStringsCompareByBytes() throws {
+        try withStore { (_: ArrayAdapter) throws in
+            let composed = try IndexedLabel.create(["label": "\u{E9}"])  // é
+            _ = try IndexedLabel.create(["label": "e\u{301}"])  // e + combining acute
+            #expect(try IndexedLabel.where("label").eq("\u{E9}").pluck("id") == [composed.id.modelValue])
+            #expect(try IndexedLabel.where("label").in(["\u{E9}", "x"]).pluck("id") == [composed.id.modelValue])
         }
     }
 

@@ -27,13 +27,29 @@ import Testing
         }
     }
 
+    /// A value of a kind whose hashing equality is the comparison's (null, integer, date,
+    /// UUID, bytes).
+    static func exactValue(_ g: inout Generator) -> ModelValue {
+        while true {
+            let candidate = value(&g)
+            switch candidate {
+            case .null, .int, .date, .uuid, .data: return candidate
+            default: continue
+            }
+        }
+    }
+
     static func predicate(_ g: inout Generator, columns: Int, depth: Int = 0) -> QueryPredicate {
         let column = g.below(columns)
         switch g.below(depth > 2 ? 6 : 10) {
         case 0, 1, 2: return .compare(column: column, g.pick(ComparisonOperator.allCases), value(&g))
         case 3: return .between(column: column, value(&g), value(&g))
         case 4: return g.below(2) == 0 ? .isNull(column: column) : .isNotNull(column: column)
-        case 5: return .isIn(column: column, (0..<g.below(3)).map { _ in value(&g) })
+        case 5:
+            // Short lists of any kind; long ones of the kinds a set decides (compiled to one).
+            if g.below(2) == 0 { return .isIn(column: column, (0..<g.below(3)).map { _ in value(&g) }) }
+            let long = (0..<(17 + g.below(8))).map { _ in exactValue(&g) }
+            return g.below(2) == 0 ? .isIn(column: column, long) : .notIn(column: column, long)
         case 6: return .between(column: column, .int(Int64(g.below(40))), .int(Int64(g.below(40))))
         case 7: return .and((0..<g.below(4)).map { _ in predicate(&g, columns: columns, depth: depth + 1) })
         case 8: return .or((0..<g.below(4)).map { _ in predicate(&g, columns: columns, depth: depth + 1) })

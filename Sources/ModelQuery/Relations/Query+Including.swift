@@ -112,7 +112,9 @@ enum EagerLoad {
                 // The adapter cannot ask for "key is set": ask for the ids.
             }
         }
-        link(try plan.byID().all(), to: owners.records, relation: relation)
+        var children: [Child] = []
+        for query in plan.byID() { children += try query.all() }
+        link(children, to: owners.records, relation: relation)
     }
 
     /// ``children(of:relation:store:nested:)``, awaiting the children's query.
@@ -128,23 +130,26 @@ enum EagerLoad {
                 // The adapter cannot ask for "key is set": ask for the ids.
             }
         }
-        link(try await plan.byID().all(), to: owners.records, relation: relation)
+        var children: [Child] = []
+        for query in plan.byID() { children += try await query.all() }
+        link(children, to: owners.records, relation: relation)
     }
 
     /// How to read the children of the saved `owners` (nil when none is saved):
     /// - `everyChild`, when the owners are every row of their table (see ``EagerOwners``)
     ///   and the nested query has no window (a limit counts children across owners, so
     ///   rows no owner takes must not use it up): every row whose foreign key is set;
-    /// - `byID`, the children of the owners' ids — the query otherwise, and the fallback
-    ///   when the adapter cannot express the first (made only then).
+    /// - `byID`, the children of the owners' ids, in chunks (see ``IDChunks``) — the
+    ///   queries otherwise, and the fallback when the adapter cannot express the first
+    ///   (made only then). Each owner's children come from one chunk, in the nested order.
     private static func childQueries<Owner: ModelProtocol, Child: ModelProtocol>(
         of owners: EagerOwners<Owner>, relation: Relation, store: any PersistenceAdapter,
         nested: (@Sendable (Query<Child>) -> Query<Child>)?
-    ) -> (everyChild: Query<Child>?, byID: () -> Query<Child>)? {
+    ) -> (everyChild: Query<Child>?, byID: () -> [Query<Child>])? {
         let ids = owners.records.filter(\.__isPersisted).map { $0.__baseline[0] }
         guard !ids.isEmpty else { return nil }
         let shaped = { (query: Query<Child>) in nested.map { $0(query) } ?? query }
-        let byID = { shaped(relation.childQuery(of: ids, as: Child.self, store: store)) }
+        let byID = { IDChunks.queries(for: ids) { shaped(relation.childQuery(of: $0, as: Child.self, store: store)) } }
         guard owners.everyRow else { return (nil, byID) }
         var every = Query<Child>().using(store)
         every.predicate = relation.everyChildPredicate
@@ -163,8 +168,11 @@ enum EagerLoad {
         of children: [Child], foreignKey: Int, store: any PersistenceAdapter,
         nested: (@Sendable (Query<Parent>) -> Query<Parent>)?
     ) throws {
-        let query = parentQuery(of: children, foreignKey: foreignKey, store: store, nested: nested)
-        link(try query.all(), toChildren: children, foreignKey: foreignKey)
+        var parents: [Parent] = []
+        for query in parentQueries(of: children, foreignKey: foreignKey, store: store, nested: nested) {
+            parents += try query.all()
+        }
+        link(parents, toChildren: children, foreignKey: foreignKey)
     }
 
     /// ``parents(of:foreignKey:store:nested:)``, awaiting the parents' query.
@@ -172,24 +180,29 @@ enum EagerLoad {
         of children: [Child], foreignKey: Int, store: any PersistenceAdapter,
         nested: (@Sendable (Query<Parent>) -> Query<Parent>)?
     ) async throws {
-        let query = parentQuery(of: children, foreignKey: foreignKey, store: store, nested: nested)
-        link(try await query.all(), toChildren: children, foreignKey: foreignKey)
+        var parents: [Parent] = []
+        for query in parentQueries(of: children, foreignKey: foreignKey, store: store, nested: nested) {
+            parents += try await query.all()
+        }
+        link(parents, toChildren: children, foreignKey: foreignKey)
     }
 
-    /// The query for the distinct parents `children` name.
-    private static func parentQuery<Child: ModelProtocol, Parent: ModelProtocol>(
+    /// The queries for the distinct parents `children` name, in chunks (see ``IDChunks``).
+    private static func parentQueries<Child: ModelProtocol, Parent: ModelProtocol>(
         of children: [Child], foreignKey: Int, store: any PersistenceAdapter,
         nested: (@Sendable (Query<Parent>) -> Query<Parent>)?
-    ) -> Query<Parent> {
+    ) -> [Query<Parent>] {
         var seen = Set<ModelValue>(minimumCapacity: children.count)
         var keys: [ModelValue] = []
         for child in children {
             let key = child.__values[foreignKey]
             if !key.isNull, seen.insert(key).inserted { keys.append(key) }
         }
-        var query = Query<Parent>().using(store)
-        query.predicate = .isIn(column: 0, keys)
-        return nested.map { $0(query) } ?? query
+        return IDChunks.queries(for: keys) { chunk in
+            var query = Query<Parent>().using(store)
+            query.predicate = .isIn(column: 0, chunk)
+            return nested.map { $0(query) } ?? query
+        }
     }
 
     /// Links each child to its parent among `parents`.

@@ -32,8 +32,7 @@ extension ModelProtocol {
             if visited.insert(RowKey(table: table, id: row[0])).inserted { ids.append(row[0]) } else { revisited = true }
         }
         guard !ids.isEmpty else { return 0 }
-        // Id lists are bound parameters: keep each statement well under SQLite's limit.
-        let chunks = stride(from: 0, to: ids.count, by: Self.idChunk).map { Array(ids[$0..<min($0 + Self.idChunk, ids.count)]) }
+        let chunks = IDChunks.split(ids)
         for relation in dependents where relation.rule == .restrict {
             var count = 0
             for chunk in chunks { count += try store.count(relation.children(of: chunk)) }
@@ -56,9 +55,6 @@ extension ModelProtocol {
         }
         return deleted
     }
-
-    /// How many ids one `IN (…)` list of a cascade binds.
-    static var idChunk: Int { 10_000 }
 }
 
 /// What a delete rule does to the children a query selects, with the child type opened

@@ -19,6 +19,7 @@ extension PGConnection {
     /// Runs one statement with bound values through a cached prepared statement, with
     /// binary results, without blocking the calling thread.
     func query(_ sql: String, _ arguments: [ModelValue], on loop: PGEventLoop) async throws -> PGResult {
+        try Self.checkParameterCount(arguments, sql: sql)
         let handle = try live()
         let statement = try await prepared(sql, handle, loop)
         let parameters = try bind(arguments, to: statement.types, sql: sql)

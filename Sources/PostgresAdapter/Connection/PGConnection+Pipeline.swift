@@ -68,6 +68,7 @@ extension PGConnection {
     ///   (nothing sent); the first failure of the waiting writes when they had to settle;
     ///   `.connection` when the connection broke.
     func send(_ write: PGPendingWrite) throws {
+        try Self.checkParameterCount(write.arguments, sql: write.sql)
         var handle = try live()
         if statements[write.sql] == nil {
             try settle()

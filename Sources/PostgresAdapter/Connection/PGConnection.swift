@@ -120,6 +120,7 @@ package final class PGConnection: @unchecked Sendable {
     /// Runs one statement with bound values through a cached prepared statement, with
     /// binary results.
     func query(_ sql: String, _ arguments: [ModelValue]) throws -> PGResult {
+        try Self.checkParameterCount(arguments, sql: sql)
         if !pending.isEmpty { try settle() }
         let handle = try live()
         let statement = try prepared(sql, handle)
@@ -129,6 +130,25 @@ package final class PGConnection: @unchecked Sendable {
             PQexecPrepared(handle, statement.name, Int32(arguments.count), values, lengths, formats, 1)
         }
         return try check(raw, sql: sql, arguments: arguments)
+    }
+
+    /// The most values one statement binds. The protocol counts parameters in 16 bits,
+    /// but libpq (through 15 at least) takes a server message over 30,000 bytes for a
+    /// lost connection unless it is of a few kinds, and the parameter description the
+    /// adapter asks for on preparing (4 bytes per parameter) is not one of them.
+    static let parameterLimit = 7_498
+
+    /// Refuses a statement binding more values than ``parameterLimit`` before anything is
+    /// sent, leaving the connection usable; sent, it would break the connection (libpq
+    /// reports "lost synchronization with server") and the pool would drop it.
+    ///
+    /// - Throws: ``PostgresError`` `.invalidSQL`.
+    static func checkParameterCount(_ arguments: [ModelValue], sql: String) throws {
+        guard arguments.count > parameterLimit else { return }
+        throw PostgresError(
+            .invalidSQL,
+            message: "the statement binds \(arguments.count) values; the adapter sends at most \(parameterLimit) per statement",
+            sql: sql)
     }
 
     /// `arguments` encoded as the parameter `types` the server inferred for `sql`.

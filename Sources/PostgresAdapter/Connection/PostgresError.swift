@@ -28,7 +28,9 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         /// `40001` / `40P01`: a serialization failure or deadlock; retrying the
         /// transaction may succeed.
         case transactionConflict
-        /// Class `42`: malformed SQL, or a table or column that does not exist.
+        /// Class `42`: malformed SQL, or a table or column that does not exist; also a
+        /// statement binding more than 7,498 values, refused before it is sent (libpq
+        /// cannot read the server's description of more parameters).
         case invalidSQL
         /// Class `22`: a value the column cannot hold (out of range, bad encoding).
         case invalidValue
@@ -129,8 +131,18 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         if let hint { text += " (hint: \(hint))" }
         if let constraint { text += " [constraint \(constraint)]" }
         if let table { text += " [table \(table)\(column.map { ", column \($0)" } ?? "")]" }
-        if let sql { text += " in: \(sql)" }
+        if let sql { text += " in: \(Self.excerpt(sql))" }
         return text
+    }
+
+    /// The statement as descriptions show it: whole up to 2,000 characters, else its
+    /// start and length (an `IN (…)` of thousands of ids would flood a log). ``sql`` keeps
+    /// it whole.
+    static func excerpt(_ sql: String) -> String {
+        let limit = 2_000
+        let length = sql.count
+        guard length > limit else { return sql }
+        return "\(sql.prefix(limit))… (\(length) characters)"
     }
 
     /// ``description`` with the server's detail line and the bound values: for debugging
