@@ -130,6 +130,23 @@ extension ArrayTable: RowSource {
     /// Live rows in insertion order, read in place (rows are shared, not copied).
     var storeOrderRows: LiveRows { LiveRows(slots: slots) }
 
+    // Reading through the buffer skips the array's bounds and uniqueness checks.
+    func rows(where test: ([ModelValue]) -> Bool?) -> [[ModelValue]] {
+        var matches: [[ModelValue]] = []
+        slots.withUnsafeBufferPointer { buffer in
+            for k in buffer.indices { if let row = buffer[k], test(row) == true { matches.append(row) } }
+        }
+        return matches
+    }
+
+    func countRows(where test: ([ModelValue]) -> Bool?) -> Int {
+        var count = 0
+        slots.withUnsafeBufferPointer { buffer in
+            for k in buffer.indices { if let row = buffer[k], test(row) == true { count += 1 } }
+        }
+        return count
+    }
+
     func indexedRows(column: Int, equalTo values: [ModelValue]) -> [(position: Int, row: [ModelValue])]? {
         var found: [(position: Int, row: [ModelValue])] = []
         if column == 0 {

@@ -31,9 +31,7 @@ public enum QueryEngine {
             if let rows = indexed(predicate, in: source) {
                 n = answeredByIndex(predicate) ? rows.count : rows.reduce(0) { matches($1) == true ? $0 + 1 : $0 }
             } else {
-                var k = 0
-                for row in source.storeOrderRows where matches(row) == true { k += 1 }
-                n = k
+                n = source.countRows(where: matches)
             }
         } else {
             n = source.storeOrderRows.reduce(0) { n, _ in n + 1 }
@@ -49,9 +47,7 @@ public enum QueryEngine {
         if let rows = indexed(predicate, in: source) {
             return answeredByIndex(predicate) ? rows : rows.filter { isMatch($0) == true }
         }
-        var matches: [[ModelValue]] = []
-        for row in source.storeOrderRows where isMatch(row) == true { matches.append(row) }
-        return matches
+        return source.rows(where: isMatch)
     }
 
     /// The rows an index narrows `predicate` to (a superset of the matches, in store

@@ -40,33 +40,9 @@ package struct RowPredicate {
             let atMost = comparison(column, .lessOrEqual, high)
             return { row in QueryEngine.and(atLeast(row), atMost(row)) }
         case .and(let parts):
-            let tests = parts.map(compile)
-            if tests.count == 2 {
-                let (first, second) = (tests[0], tests[1])
-                return { row in
-                    let a = first(row)
-                    if a == false { return false }
-                    return QueryEngine.and(a, second(row))
-                }
-            }
-            return { row in
-                var result: Bool? = true
-                for test in tests {
-                    result = QueryEngine.and(result, test(row))
-                    if result == false { return false }
-                }
-                return result
-            }
+            return conjunction(parts[...])
         case .or(let parts):
-            let tests = parts.map(compile)
-            return { row in
-                var result: Bool? = false
-                for test in tests {
-                    result = QueryEngine.or(result, test(row))
-                    if result == true { return true }
-                }
-                return result
-            }
+            return disjunction(parts[...])
         case .not(let inner):
             let test = compile(inner)
             return { row in test(row).map { !$0 } }
@@ -78,6 +54,34 @@ package struct RowPredicate {
             return { row in QueryEngine.evaluate(predicate, row) }
         case .text:
             return { row in QueryEngine.evaluate(predicate, row) }
+        }
+    }
+
+    /// `parts` joined by three-valued AND, as a chain of closures (each part compiled on its
+    /// own: closures kept in an array are called through a reabstraction thunk, which
+    /// cost more than an integer range test itself).
+    private static func conjunction(_ parts: ArraySlice<QueryPredicate>) -> ([ModelValue]) -> Bool? {
+        guard let head = parts.first else { return { _ in true } }
+        let first = compile(head)
+        if parts.count == 1 { return first }
+        let rest = conjunction(parts.dropFirst())
+        return { row in
+            let a = first(row)
+            if a == false { return false }
+            return QueryEngine.and(a, rest(row))
+        }
+    }
+
+    /// `parts` joined by three-valued OR, as ``conjunction(_:)`` joins them by AND.
+    private static func disjunction(_ parts: ArraySlice<QueryPredicate>) -> ([ModelValue]) -> Bool? {
+        guard let head = parts.first else { return { _ in false } }
+        let first = compile(head)
+        if parts.count == 1 { return first }
+        let rest = disjunction(parts.dropFirst())
+        return { row in
+            let a = first(row)
+            if a == true { return true }
+            return QueryEngine.or(a, rest(row))
         }
     }
 
@@ -109,6 +113,17 @@ package struct RowPredicate {
         case .double(let b) where !b.isNaN:
             return { row in
                 if case .double(let a) = row[column], !a.isNaN { return op.holds(ModelValue.order(a, b)) }
+                return QueryEngine.compare(row[column], op, value)
+            }
+        case .string(let b) where op == .equal || op == .notEqual:
+            // Strings of different byte lengths differ: most rows are decided without
+            // comparing bytes.
+            let length = b.utf8.count
+            let wantsEqual = op == .equal
+            return { row in
+                if case .string(let a) = row[column] {
+                    return (a.utf8.count == length && ModelValue.compareBinary(a, b) == .orderedSame) == wantsEqual
+                }
                 return QueryEngine.compare(row[column], op, value)
             }
         case .string(let b):
