@@ -23,19 +23,20 @@ package enum TransactionContext {
         _ change: @autoclosure () -> ModelChange, schema: ModelSchema, instance: AnyObject?,
         adapter: any PersistenceAdapter, undo: (ModelObject, RecordState)?
     ) {
-        let suppressed = ModelNotifications.areSuppressed
-        let merges = RegistryHub.isActive
         // A change is kept for the commit only while something takes changes: like one
         // made outside a transaction, it goes to the listeners there are when it is made.
-        if TransactionHandle.innermost != nil, let handle = TransactionHandle.current(for: ObjectIdentifier(adapter)),
-            handle.note(
-                change, schema: schema, instance: instance, announce: !suppressed,
-                keepsChange: (!suppressed && ModelNotifications.hasListeners) || merges, undo: undo)
-        {
-            return
+        // (The suppression flag is a task-local, read only when it matters: most saves run
+        // outside a transaction with nobody listening.)
+        if TransactionHandle.innermost != nil, let handle = TransactionHandle.current(for: ObjectIdentifier(adapter)) {
+            let suppressed = ModelNotifications.areSuppressed
+            let keeps = (!suppressed && ModelNotifications.hasListeners) || RegistryHub.isActive
+            if handle.note(change, schema: schema, instance: instance, announce: !suppressed, keepsChange: keeps, undo: undo) {
+                return
+            }
         }
         guard CommitBus.hasListeners else { return }
-        if (!suppressed && ModelNotifications.hasListeners) || merges {
+        let suppressed = ModelNotifications.areSuppressed
+        if (!suppressed && ModelNotifications.hasListeners) || RegistryHub.isActive {
             CommitBus.publish(change(), instance: instance, announce: !suppressed, schema: schema, store: ObjectIdentifier(adapter))
         } else {
             TableObservers.notify(store: ObjectIdentifier(adapter), schemas: [schema])
