@@ -107,6 +107,11 @@ open class ModelObject {
         if let extras = __extras { extras.didChange(self, slot: slot, old: old, new: value) }
     }
 
+    /// Whether the values differ from the baseline (as last saved or loaded). For code
+    /// outside ModelCore, which pays a dynamic exclusivity check on each of the record's
+    /// fields it reads (``ModelObject``'s unchecked fields are unchecked only here).
+    package final var _valuesChanged: Bool { __values != __baseline }
+
     /// Whether anything hears of the record's value changes: an Observation registrar, a
     /// context holding it, or observers and bindings (``RecordExtras``). When nothing does,
     /// ``_assign(_:at:)`` only stores, so a whole row may replace ``__values`` at once.

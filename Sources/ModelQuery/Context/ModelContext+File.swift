@@ -23,7 +23,7 @@ extension ModelContext {
             models[schema.modelName] = schema.columnNames
             let state: ContextFile.Record.State =
                 deleted.contains(ObjectIdentifier(record)) ? .deleted
-                : !record.__isPersisted ? .inserted : record.__values != record.__baseline ? .changed : .unchanged
+                : !record.__isPersisted ? .inserted : record._valuesChanged ? .changed : .unchanged
             var links: [ContextFile.Link] = []
             if record.__inverse.pending, let owner = record.__inverse.owner, let index = position[ObjectIdentifier(owner)] {
                 links.append(ContextFile.Link(slot: Int(record.__inverse.slot), record: index, inverse: true))

@@ -63,11 +63,9 @@ extension ModelContext: RecordRegistry {
                 record.__membership = state.membership(for: self)
                 record.__registryTracked = false
             }
-            var slot = Slot(weak: record, strong: retainsRecords ? record : nil)
-            slot.weak = record
-            state.byID[key] = slot
+            state.byID[key] = Slot(weak: record, strong: retainsRecords ? record : nil)
             guard !state.isSaving, let entry = state.pending[ObjectIdentifier(record)], !entry.deleted else { return }
-            if record.__values == record.__baseline {
+            if !record._valuesChanged {
                 state.untrack(record)
             }
         }
@@ -131,7 +129,7 @@ extension ModelContext: RecordRegistry {
     /// Brings an unchanged held record up to a row just read from its store. A record
     /// with unsaved changes keeps them.
     func refresh(_ record: ModelObject, from row: [ModelValue], store: any PersistenceAdapter) {
-        guard parent == nil, record.__baseline != row, record.__values == record.__baseline else { return }
+        guard parent == nil, record.__baseline != row, !record._valuesChanged else { return }
         record._assignAll(row)
         record.__baseline = row
         record.__home = store

@@ -68,7 +68,7 @@ extension ModelContext {
         guard let (record, pending) = found, ObjectIdentifier(record) != source, record.__isPersisted,
             let home = record.__home, ObjectIdentifier(home) == store
         else { return }
-        if pending, record.__values != record.__baseline || hasUnsavedChanges(record) { return }
+        if pending, record._valuesChanged || hasUnsavedChanges(record) { return }
         switch change.action {
         case .insert, .update:
             guard change.values.count == record.__values.count, change.values != record.__baseline else { return }

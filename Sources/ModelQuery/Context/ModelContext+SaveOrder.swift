@@ -19,7 +19,7 @@ extension ModelContext {
             let record = entry.record
             if entry.deleted {
                 if record.__isPersisted { deletes.append(record) }
-            } else if !record.__isPersisted || record.__values != record.__baseline {
+            } else if !record.__isPersisted || record._valuesChanged {
                 writes.append(record)
             }
         }
@@ -84,10 +84,16 @@ extension ModelContext {
 /// the deepest model it belongs to (a cycle counts once).
 struct SchemaRanks {
     private var ranks: [ObjectIdentifier: Int] = [:]
+    /// The last schema asked about and its rank: a save is mostly records of one model.
+    private var last: (schema: ObjectIdentifier, rank: Int)?
 
     mutating func rank(_ record: ModelObject) -> Int {
         guard let schema = record.__schema else { return 0 }
-        return rank(schema, visiting: [])
+        let id = ObjectIdentifier(schema)
+        if let last, last.schema == id { return last.rank }
+        let rank = rank(schema, visiting: [])
+        last = (id, rank)
+        return rank
     }
 
     private mutating func rank(_ schema: ModelSchema, visiting: Set<ObjectIdentifier>) -> Int {

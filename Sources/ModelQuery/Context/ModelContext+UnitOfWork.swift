@@ -102,7 +102,7 @@ extension ModelContext {
                 detach(record)
                 continue
             }
-            if record.__values != record.__baseline { record._assignAll(record.__baseline) }
+            if record._valuesChanged { record._assignAll(record.__baseline) }
             record.__extras?.setSlots = []
             state.withLock { $0.untrack(record) }
         }
@@ -129,7 +129,7 @@ extension ModelContext {
                 }
                 state.byID[key] = Slot(weak: record, strong: retainsRecords ? record : nil)
             }
-            let tracked = !record.__isPersisted || record.__values != record.__baseline
+            let tracked = !record.__isPersisted || record._valuesChanged
             record.__membership = state.membership(for: self)
             record.__registryTracked = tracked
             if tracked { state.track(record) }

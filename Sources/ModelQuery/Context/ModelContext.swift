@@ -146,7 +146,7 @@ public final class ModelContext: @unchecked Sendable {
     /// Whether the record has changes the context would save.
     func hasUnsavedChanges(_ record: ModelObject) -> Bool {
         if state.withLock({ $0.pending[ObjectIdentifier(record)]?.deleted ?? false }) { return true }
-        return !record.__isPersisted || record.__values != record.__baseline
+        return !record.__isPersisted || record._valuesChanged
     }
 }
 
