@@ -92,7 +92,6 @@ public enum QueryEngine {
         return Array(items[start..<end])
     }
 
-    /// Stable sort by keys (ties keep their relative order).
     /// Whether the rows ``indexed(_:in:)`` gives for `predicate` are exactly its matches,
     /// so testing each again can be skipped: an equality or `IN` alone whose keys are
     /// integers, UUIDs, dates or bytes, where a hit's value equals a key exactly as the
@@ -119,6 +118,7 @@ public enum QueryEngine {
         }
     }
 
+    /// Stable sort by keys (ties keep their relative order).
     public static func sorted(_ rows: [[ModelValue]], by keys: [SortKey]) -> [[ModelValue]] {
         let order = rows.indices.sorted { a, b in
             for key in keys {

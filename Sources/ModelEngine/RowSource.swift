@@ -25,12 +25,14 @@ public protocol RowSource {
 }
 
 extension RowSource {
+    /// The rows of ``storeOrderRows`` for which `test` answers true.
     public func rows(where test: ([ModelValue]) -> Bool?) -> [[ModelValue]] {
         var matches: [[ModelValue]] = []
         for row in storeOrderRows where test(row) == true { matches.append(row) }
         return matches
     }
 
+    /// How many rows of ``storeOrderRows`` `test` answers true for.
     public func countRows(where test: ([ModelValue]) -> Bool?) -> Int {
         var count = 0
         for row in storeOrderRows where test(row) == true { count += 1 }
