@@ -185,27 +185,6 @@ extension ModelObject {
         extras.related.parents[Int(__inverse.slot)] = ParentLink(key: parent.__values[0], parent: parent, pending: false)
     }
 
-    /// Gives each saved owner its share of `children` as the loaded children of the
-    /// relation at `location` (children whose key at `foreignKey` holds its id, in their
-    /// order), and links each child back to its owner. Children whose key names no owner
-    /// are left out. (Owners listed twice share one group.)
-    package static func _distribute(_ children: [ModelObject], to owners: [ModelObject], foreignKey: Int, location: Int) {
-        var position: [ModelValue: Int] = Dictionary(minimumCapacity: owners.count)
-        for index in owners.indices where owners[index].__isPersisted {
-            let id = owners[index].__baseline[0]
-            if position[id] == nil { position[id] = index }
-        }
-        var groups = [[ModelObject]](repeating: [], count: owners.count)
-        for child in children {
-            guard let index = position[child.__values[foreignKey]] else { continue }
-            groups[index].append(child)
-            child._linkInverse(owners[index], slot: foreignKey)
-        }
-        for owner in owners where owner.__isPersisted {
-            owner.extras.related.children[location] = position[owner.__baseline[0]].map { groups[$0] } ?? []
-        }
-    }
-
     /// Forgets the related records in memory (after `reload()` or a refresh: the store is
     /// the truth again). The owner a record was reached through stays linked.
     package final func forgetRelated() {

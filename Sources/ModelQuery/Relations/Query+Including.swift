@@ -146,7 +146,7 @@ enum EagerLoad {
         of owners: EagerOwners<Owner>, relation: Relation, store: any PersistenceAdapter,
         nested: (@Sendable (Query<Child>) -> Query<Child>)?
     ) -> (everyChild: Query<Child>?, byID: () -> [Query<Child>])? {
-        let ids = owners.records.filter(\.__isPersisted).map { $0.__baseline[0] }
+        let ids = ModelObject._savedIDs(of: owners.records)
         guard !ids.isEmpty else { return nil }
         let shaped = { (query: Query<Child>) in nested.map { $0(query) } ?? query }
         let byID = { IDChunks.queries(for: ids) { shaped(relation.childQuery(of: $0, as: Child.self, store: store)) } }
@@ -192,12 +192,7 @@ enum EagerLoad {
         of children: [Child], foreignKey: Int, store: any PersistenceAdapter,
         nested: (@Sendable (Query<Parent>) -> Query<Parent>)?
     ) -> [Query<Parent>] {
-        var seen = Set<ModelValue>(minimumCapacity: children.count)
-        var keys: [ModelValue] = []
-        for child in children {
-            let key = child.__values[foreignKey]
-            if !key.isNull, seen.insert(key).inserted { keys.append(key) }
-        }
+        let keys = ModelObject._distinctKeys(of: children, slot: foreignKey)
         return IDChunks.queries(for: keys) { chunk in
             var query = Query<Parent>().using(store)
             query.predicate = .isIn(column: 0, chunk)
@@ -207,12 +202,6 @@ enum EagerLoad {
 
     /// Links each child to its parent among `parents`.
     private static func link<Parent: ModelProtocol>(_ parents: [Parent], toChildren children: [some ModelProtocol], foreignKey: Int) {
-        var byID: [ModelValue: ModelObject] = Dictionary(minimumCapacity: parents.count)
-        for parent in parents { byID[parent.__values[0]] = parent }
-        for child in children {
-            let key = child.__values[foreignKey]
-            guard !key.isNull else { continue }
-            child._rememberLoadedParent(byID[key], key: key, slot: foreignKey)
-        }
+        ModelObject._linkParents(parents, toChildren: children, foreignKey: foreignKey)
     }
 }
