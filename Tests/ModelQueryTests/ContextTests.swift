@@ -41,6 +41,30 @@ func insertUnsavedAssigneeOnBoard(into context: ModelContext) throws -> (Board, 
         }
     }
 
+    /// A task started inside a synchronous scope opened outside any task inherits its
+    /// binding, whose owner is the scope's thread. Run on that same thread, the task still
+    /// sees no context: it is told apart by being a task, not only by its thread.
+    @Test func aTaskOnTheScopesOwnThreadSeesNoContext() {
+        let seen = Locked<[Bool]>([])
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let executor = ThreadTaskExecutor(name: "ContextTests.sameThread")
+            let context = ModelContext()
+            context.run {
+                seen.withLock { $0.append(ModelContext.current === context) }
+                Task(executorPreference: executor) {
+                    seen.withLock { $0.append(ModelContext.current == nil) }
+                    executor.finish()
+                }
+            }
+            executor.run()  // the task runs here, on the thread that opened the scope
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+        #expect(seen.withLock { $0 } == [true, true])
+    }
+
     @Test func tasksStartedInsideAScopeSeeNoContext() async throws {
         let store = ArrayAdapter()
         let stored = try await Board.create(["title": "t"], in: store)

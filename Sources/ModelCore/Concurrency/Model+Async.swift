@@ -25,9 +25,10 @@ extension ModelProtocol {
         guard let native = AsyncStoreRoute.native(store) else {
             return try await BlockingPool.shared.run(on: store) { try findRow(key, store: store) }
         }
-        if let held = heldInContext(key, schema: schema, store: store) { return held }
+        let registry = contextRegistry(schema)  // the same task after the await
+        if let registry, let held = held(in: registry, key, schema: schema, store: store) { return held }
         guard let row = try await native.find(id: key, in: schema) else { return nil }
-        return try materialize(row, schema: schema, store: store)
+        return try materialize(row, schema: schema, store: store, registry: registry)
     }
 
     /// The stored record with the id `key` (already the id column's value), or nil: for
@@ -37,9 +38,10 @@ extension ModelProtocol {
         guard let native = AsyncStoreRoute.native(store) else {
             return try await BlockingPool.shared.run(on: store) { try findRow(key, store: store) }
         }
-        if let held = heldInContext(key, schema: schema, store: store) { return held }
+        let registry = contextRegistry(schema)  // the same task after the await
+        if let registry, let held = held(in: registry, key, schema: schema, store: store) { return held }
         guard let row = try await native.find(id: key, in: schema) else { return nil }
-        return try materialize(row, schema: schema, store: store)
+        return try materialize(row, schema: schema, store: store, registry: registry)
     }
 
     /// Every stored record, in insertion order (async; see ``all(in:)``).

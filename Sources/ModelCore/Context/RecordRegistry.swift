@@ -75,11 +75,17 @@ package enum RegistryOwner: Sendable {
     }
 
     /// Whether the caller is this owner.
+    ///
+    /// (`UnsafeCurrentTask` is a resilient type: comparing optionals of it with `==` copies
+    /// them through value witnesses, several hundred instructions per read of a context.
+    /// Matching the case copies nothing, and the thread, compared first, is one call.)
     package var isCaller: Bool {
         switch self {
         case .any: true
-        case .thread(let thread): withUnsafeCurrentTask { $0 == nil } && currentThreadID() == thread
-        case .task(let identity): withUnsafeCurrentTask { $0 == identity.task }
+        case .thread(let thread):
+            currentThreadID() == thread && withUnsafeCurrentTask { task in if case .none = task { true } else { false } }
+        case .task(let identity):
+            withUnsafeCurrentTask { task in if case .some(let current) = task { current == identity.task } else { false } }
         }
     }
 }

@@ -71,7 +71,7 @@ extension ModelProtocol {
         var records: [Self] = []
         records.reserveCapacity(rows.count)
         // `materialize` per row, with the context looked up once per query.
-        if schema.joinsContexts, let registry = RegistryScope.current {
+        if let registry = contextRegistry(schema) {
             for row in rows {
                 try schema.checkLoaded(row)
                 records.append(registry.resolve(row, schema: schema, store: store, as: Self.self))
@@ -89,16 +89,31 @@ extension ModelProtocol {
 
     /// `find` by a stored id value: the current context's instance, or the store's row.
     package static func findRow(_ key: ModelValue, schema: ModelSchema, store: any PersistenceAdapter) throws -> Self? {
-        if let held = heldInContext(key, schema: schema, store: store) { return held }
+        let registry = contextRegistry(schema)
+        if let registry, let held = held(in: registry, key, schema: schema, store: store) { return held }
         guard let row = try store.find(id: key, in: schema) else { return nil }
-        return try materialize(row, schema: schema, store: store)
+        return try materialize(row, schema: schema, store: store, registry: registry)
+    }
+
+    /// The registry of the current ``ModelContext`` scope when `schema`'s records join
+    /// contexts: looked up once per `find` (the lookup checks the calling task or thread,
+    /// which costs more than the rest of a hit).
+    package static func contextRegistry(_ schema: ModelSchema) -> (any RecordRegistry)? {
+        schema.joinsContexts ? RegistryScope.current : nil
     }
 
     /// What the current ``ModelContext`` knows of the record `key` without reading the
     /// store: its instance, `.some(nil)` when the context deleted it, nil when it holds
     /// nothing (or there is no context).
     package static func heldInContext(_ key: ModelValue, schema: ModelSchema, store: any PersistenceAdapter) -> Self?? {
-        guard schema.joinsContexts, let registry = RegistryScope.current else { return nil }
+        guard let registry = contextRegistry(schema) else { return nil }
+        return held(in: registry, key, schema: schema, store: store)
+    }
+
+    /// What `registry` knows of the record `key` (see ``heldInContext(_:schema:store:)``).
+    package static func held(in registry: any RecordRegistry, _ key: ModelValue, schema: ModelSchema, store: any PersistenceAdapter)
+        -> Self??
+    {
         switch registry.lookup(id: key, schema: schema, store: store, as: Self.self) {
         case .hit(let record): return (record as? Self).map { .some($0) }
         case .deleted: return .some(nil)
@@ -139,8 +154,16 @@ extension ModelProtocol {
     package static func materialize(_ row: [ModelValue], schema: ModelSchema, store: any PersistenceAdapter)
         throws -> Self
     {
+        try materialize(row, schema: schema, store: store, registry: contextRegistry(schema))
+    }
+
+    /// ``materialize(_:schema:store:)`` with the context's registry already looked up
+    /// (``contextRegistry(_:)``; nil outside a context scope).
+    package static func materialize(
+        _ row: [ModelValue], schema: ModelSchema, store: any PersistenceAdapter, registry: (any RecordRegistry)?
+    ) throws -> Self {
         try schema.checkLoaded(row)
-        if schema.joinsContexts, let registry = RegistryScope.current {
+        if let registry {
             return registry.resolve(row, schema: schema, store: store, as: Self.self)
         }
         let record = Self()

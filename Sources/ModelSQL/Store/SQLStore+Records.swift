@@ -17,6 +17,7 @@ extension SQLStore {
                 }
             }
         }
-        return try rows.map { try M.materialize($0, schema: schema, store: self) }
+        let registry = M.contextRegistry(schema)
+        return try rows.map { try M.materialize($0, schema: schema, store: self, registry: registry) }
     }
 }
