@@ -86,8 +86,7 @@ open class ModelObject {
     private func attach(_ schema: ModelSchema) -> ModelSchema {
         __schema = schema
         if __values.isEmpty {
-            __values = schema.newRecordValues()
-            __baseline = __values
+            (__values, __baseline) = schema.newRecordRows()
         }
         return schema
     }

@@ -46,6 +46,8 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
     private let defaults: [ColumnDefault]
     /// The new-record row when no default is a factory.
     private let constantDefaults: [ModelValue]?
+    /// The baseline new records share when their factories make equal rows.
+    private let initialRows = InitialRows()
     /// Per column, what a loaded value must be (see ``ColumnLoadCheck``).
     package let loadChecks: [ColumnLoadCheck]
     /// Columns with ``ColumnOptions/fieldTimestamps`` and the slots of their two stamps.
@@ -160,6 +162,15 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
     package func newRecordValues() -> [ModelValue] {
         if let constantDefaults { return constantDefaults }
         return ModelValue.row(count: defaults.count) { defaults[$0].makeValue() }
+    }
+
+    /// A new record's values and the baseline it keeps beside them (see ``InitialRows``):
+    /// equal rows, sharing no buffer when the values were made by factories, so the
+    /// record's first assignment does not copy its row.
+    package func newRecordRows() -> (values: [ModelValue], baseline: [ModelValue]) {
+        let values = newRecordValues()
+        if constantDefaults != nil { return (values, values) }
+        return (values, initialRows.baseline(for: values))
     }
 
     public var description: String {

@@ -1,0 +1,70 @@
+import Synchronization
+
+/// The baseline a new record keeps beside its values (what `isDirty`, `changes` and
+/// `revert()` compare with): its initial values, equal to the row its default factories
+/// just made.
+///
+/// If the record kept that same row as its baseline, its first assignment would copy the
+/// whole row (values and baseline would share one buffer). Most factories make the same
+/// values for every record (`@Column var age = 0`), so the first new record's initial row
+/// is kept here, and a later record whose initial row is equal to it takes it as its
+/// baseline instead: the record's own row is then unshared, and assignments write in place.
+/// Once a record's initial row differs (a factory such as `Date()` or a counter), every
+/// later record keeps its own row as its baseline, as before, without comparing again.
+/// Either way a record's baseline equals its initial values.
+package final class InitialRows: Sendable {
+    private enum State {
+        case unset
+        case shared([ModelValue])
+        case varies
+    }
+
+    private let state = Mutex<State>(.unset)
+
+    package init() {}
+
+    /// The baseline for a new record whose freshly made initial values are `row`: an equal
+    /// row already kept, or `row` itself.
+    package func baseline(for row: [ModelValue]) -> [ModelValue] {
+        switch state.withLock({ $0 }) {
+        case .varies:
+            return row
+        case .shared(let first):
+            if Self.same(first, row) { return first }
+            state.withLock { $0 = .varies }
+            return row
+        case .unset:
+            state.withLock { if case .unset = $0 { $0 = .shared(row) } }
+            return row
+        }
+    }
+
+    /// Whether two rows hold the same values, for the values factories usually make
+    /// (`nil`, numbers, booleans, dates, strings); any other kind counts as different. Read
+    /// in place: `Array`'s `==` copies each value it compares (about 120 instructions a
+    /// column), which would cost more than the copy this saves.
+    private static func same(_ first: [ModelValue], _ second: [ModelValue]) -> Bool {
+        guard first.count == second.count else { return false }
+        return first.withUnsafeBufferPointer { a in
+            second.withUnsafeBufferPointer { b in
+                for k in a.indices where !same(a.baseAddress.unsafelyUnwrapped + k, b.baseAddress.unsafelyUnwrapped + k) {
+                    return false
+                }
+                return true
+            }
+        }
+    }
+
+    @inline(__always) private static func same(_ a: UnsafePointer<ModelValue>, _ b: UnsafePointer<ModelValue>) -> Bool {
+        switch a.pointee {
+        case .null: if case .null = b.pointee { return true }
+        case .int(let x): if case .int(let y) = b.pointee { return x == y }
+        case .bool(let x): if case .bool(let y) = b.pointee { return x == y }
+        case .double(let x): if case .double(let y) = b.pointee { return x.bitPattern == y.bitPattern }
+        case .date(let x): if case .date(let y) = b.pointee { return x == y }
+        case .string(let x): if case .string(let y) = b.pointee { return x == y }
+        default: return false
+        }
+        return false
+    }
+}
