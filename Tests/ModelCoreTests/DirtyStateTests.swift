@@ -1,5 +1,6 @@
 import ArrayAdapter
 import Foundation
+import ModelCore
 import Testing
 
 @Suite("Dirty state")
@@ -14,6 +15,26 @@ struct DirtyStateTests {
         #expect(task.changes == ["name": ColumnChange(old: "", new: "a")])
         task.name = ""
         #expect(!task.isDirty)  // back to the initial value
+    }
+
+    /// Assigning a value equal to the current one stores nothing: a loaded record keeps
+    /// sharing its row with its baseline (no copy), and stays clean.
+    @Test func assigningAnEqualValueStoresNothing() throws {
+        try withStore { (_: ArrayAdapter) throws in
+            let saved = Task(name: "a")
+            saved.priority = 2
+            try saved.save()
+            let task = try #require(try Task.find(saved.id ?? -1))
+            let address = { (row: [ModelValue]) in row.withUnsafeBufferPointer { $0.baseAddress } }
+            #expect(address(task.__values) == address(task.__baseline))
+            task.name = "a"
+            task.priority = 2
+            task.done = false
+            #expect(address(task.__values) == address(task.__baseline))
+            #expect(!task.isDirty)
+            task.priority = 3
+            #expect(task.changes == ["priority": ColumnChange(old: 2, new: 3)])
+        }
     }
 
     @Test func savingCleansAndChangesTrackAgainstSavedValues() throws {

@@ -1,9 +1,32 @@
 import ArrayAdapter
 import Foundation
+import ModelCore
 import Testing
 
 @Suite("Values")
 struct ValueTests {
+    /// The in-place comparison `_assign` and new-record baselines use answers exactly as
+    /// `==` does, for every pair of a mixed set of values (signed zeros, NaN, equal strings
+    /// in different storage, every kind).
+    @Test func inPlaceEqualityIsEquality() {
+        let long = String(repeating: "ü", count: 40)
+        let values: [ModelValue] = [
+            .null, .bool(true), .bool(false), .int(0), .int(1), .int(-1), .double(0), .double(-0.0), .double(1),
+            .double(.nan), .double(.infinity), .string(""), .string("a"), .string(long), .string(String(long.reversed().reversed())),
+            .string("e\u{301}"), .string("\u{e9}"), .date(Date(timeIntervalSince1970: 0)), .date(Date(timeIntervalSince1970: 1)),
+            .data(Data([1, 2])), .data(Data([1, 2])), .uuid(UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16))),
+            .array([.int(1)]), .array([.double(1)]), .dictionary(["a": .null]), .dictionary([:]),
+        ]
+        var disagreements: [String] = []
+        for a in values {
+            for b in values {
+                let inPlace = withUnsafePointer(to: a) { a in withUnsafePointer(to: b) { b in ModelValue.equal(a, b) } }
+                if inPlace != (a == b) { disagreements.append("\(a.debugDescription) vs \(b.debugDescription)") }
+            }
+        }
+        #expect(disagreements.isEmpty)
+    }
+
     @Test(arguments: [
         "[]", "{}", "[1,-2,3.5,true,false,null,\"x\"]", "{\"a\":{\"b\":[1,{\"c\":\"\\\"q\\\"\"}]}}",
         "[\"tab\\tnew\\nline\\u0001\"]", "[9223372036854775807,-9223372036854775808]", "[1e+20]",

@@ -93,6 +93,14 @@ open class ModelObject {
 
     /// Stores an already-cast value, notifying observers; equal values change nothing.
     @usableFromInline package final func _assign(_ value: ModelValue, at slot: Int) {
+        if !isObserved, slot >= 0, slot < __values.count {
+            // Nobody hears of the change: compare in place, and store unless equal.
+            let equal = withUnsafePointer(to: value) { new in
+                __values.withUnsafeBufferPointer { ModelValue.equal($0.baseAddress.unsafelyUnwrapped + slot, new) }
+            }
+            if !equal { __values[slot] = value }
+            return
+        }
         let old = __values[slot]
         if old == value { return }
         if let registrar = __observation?.registrar {

@@ -39,32 +39,16 @@ package final class InitialRows: Sendable {
         }
     }
 
-    /// Whether two rows hold the same values, for the values factories usually make
-    /// (`nil`, numbers, booleans, dates, strings); any other kind counts as different. Read
-    /// in place: `Array`'s `==` copies each value it compares (about 120 instructions a
-    /// column), which would cost more than the copy this saves.
+    /// Whether two rows hold equal values, read in place (`Array`'s `==` copies each
+    /// value it compares, which would cost more than the copy this saves).
     private static func same(_ first: [ModelValue], _ second: [ModelValue]) -> Bool {
         guard first.count == second.count else { return false }
         return first.withUnsafeBufferPointer { a in
             second.withUnsafeBufferPointer { b in
-                for k in a.indices where !same(a.baseAddress.unsafelyUnwrapped + k, b.baseAddress.unsafelyUnwrapped + k) {
-                    return false
-                }
+                guard let a = a.baseAddress, let b = b.baseAddress else { return true }
+                for k in 0..<first.count where !ModelValue.equal(a + k, b + k) { return false }
                 return true
             }
         }
-    }
-
-    @inline(__always) private static func same(_ a: UnsafePointer<ModelValue>, _ b: UnsafePointer<ModelValue>) -> Bool {
-        switch a.pointee {
-        case .null: if case .null = b.pointee { return true }
-        case .int(let x): if case .int(let y) = b.pointee { return x == y }
-        case .bool(let x): if case .bool(let y) = b.pointee { return x == y }
-        case .double(let x): if case .double(let y) = b.pointee { return x.bitPattern == y.bitPattern }
-        case .date(let x): if case .date(let y) = b.pointee { return x == y }
-        case .string(let x): if case .string(let y) = b.pointee { return x == y }
-        default: return false
-        }
-        return false
     }
 }
