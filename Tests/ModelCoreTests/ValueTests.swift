@@ -25,6 +25,20 @@ struct ValueTests {
             }
         }
         #expect(disagreements.isEmpty)
+        // Rows of those values: `rowsEqual` is the rows' `==`.
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let count = Int.random(in: 1...6, using: &generator)
+            let first = (0..<count).map { _ in values.randomElement(using: &generator) ?? .null }
+            var second = first
+            for k in second.indices where Bool.random(using: &generator) {
+                second[k] = values.randomElement(using: &generator) ?? .null
+            }
+            if ModelValue.rowsEqual(first, second) != (first == second) {
+                disagreements.append("rows \(first) vs \(second)")
+            }
+        }
+        #expect(disagreements.isEmpty)
     }
 
     @Test(arguments: [

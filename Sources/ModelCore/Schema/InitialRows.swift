@@ -30,25 +30,12 @@ package final class InitialRows: Sendable {
         case .varies:
             return row
         case .shared(let first):
-            if Self.same(first, row) { return first }
+            if ModelValue.rowsEqual(first, row) { return first }
             state.withLock { $0 = .varies }
             return row
         case .unset:
             state.withLock { if case .unset = $0 { $0 = .shared(row) } }
             return row
-        }
-    }
-
-    /// Whether two rows hold equal values, read in place (`Array`'s `==` copies each
-    /// value it compares, which would cost more than the copy this saves).
-    private static func same(_ first: [ModelValue], _ second: [ModelValue]) -> Bool {
-        guard first.count == second.count else { return false }
-        return first.withUnsafeBufferPointer { a in
-            second.withUnsafeBufferPointer { b in
-                guard let a = a.baseAddress, let b = b.baseAddress else { return true }
-                for k in 0..<first.count where !ModelValue.equal(a + k, b + k) { return false }
-                return true
-            }
         }
     }
 }

@@ -15,4 +15,17 @@ extension ModelValue {
         case .data, .uuid, .array, .dictionary: return a.pointee == b.pointee
         }
     }
+
+    /// Whether two rows hold equal values, compared in place (see ``equal(_:_:)``):
+    /// `Array`'s `==` without a copy of each value.
+    package static func rowsEqual(_ first: [ModelValue], _ second: [ModelValue]) -> Bool {
+        guard first.count == second.count else { return false }
+        return first.withUnsafeBufferPointer { a in
+            second.withUnsafeBufferPointer { b in
+                guard let a = a.baseAddress, let b = b.baseAddress, a != b else { return true }
+                for k in 0..<first.count where !equal(a + k, b + k) { return false }
+                return true
+            }
+        }
+    }
 }

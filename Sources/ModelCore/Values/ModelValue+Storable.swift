@@ -56,15 +56,20 @@ extension ModelSchema {
     ///
     /// - Complexity: O(columns); nested values only for array and dictionary columns.
     package func checkStorable(_ row: [ModelValue]) throws(CastError) {
-        for (k, value) in row.enumerated() {
-            switch value {
-            case .null, .bool, .int, .string, .data, .uuid: continue
-            case .double, .date, .array, .dictionary:
-                if let reason = value.unstorableReason, k < columns.count {
-                    throw CastError(model: modelName, column: columns[k].name, value: value, target: columns[k].castTarget, reason: reason)
+        // Read in place: each save checks its row, and copying every value out of it cost
+        // more than the checks (a retain and release per string).
+        let problem = row.withUnsafeBufferPointer { values -> Int? in
+            for k in values.indices {
+                switch values[k] {
+                case .null, .bool, .int, .string, .data, .uuid: continue
+                case .double(let number): if number.isNaN { return k }
+                case .date, .array, .dictionary: if values[k].unstorableReason != nil { return k }
                 }
             }
+            return nil
         }
+        guard let k = problem, let reason = row[k].unstorableReason, k < columns.count else { return }
+        throw CastError(model: modelName, column: columns[k].name, value: row[k], target: columns[k].castTarget, reason: reason)
     }
 
     /// ``checkStorable(_:)`` for the values of a batch update, keyed by column index.
