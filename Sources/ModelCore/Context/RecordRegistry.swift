@@ -14,7 +14,7 @@ package enum RegistryLookup {
     case deleted
 }
 
-/// An identity map the model layer consults: ``ModelProtocol/materialize(_:schema:store:)``
+/// An identity map the model layer consults: ``ModelProtocol/materialize(_:schema:store:registry:)``
 /// resolves every loaded row through the current registry, `find` asks it first, saves
 /// and explicit inserts register records, and a record's first change after a save marks
 /// it as one to keep (see ``RegistryMembership``).

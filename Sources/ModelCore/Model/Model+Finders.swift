@@ -102,15 +102,9 @@ extension ModelProtocol {
         schema.joinsContexts ? RegistryScope.current : nil
     }
 
-    /// What the current ``ModelContext`` knows of the record `key` without reading the
-    /// store: its instance, `.some(nil)` when the context deleted it, nil when it holds
-    /// nothing (or there is no context).
-    package static func heldInContext(_ key: ModelValue, schema: ModelSchema, store: any PersistenceAdapter) -> Self?? {
-        guard let registry = contextRegistry(schema) else { return nil }
-        return held(in: registry, key, schema: schema, store: store)
-    }
-
-    /// What `registry` knows of the record `key` (see ``heldInContext(_:schema:store:)``).
+    /// What `registry` (the current ``ModelContext``'s, from ``contextRegistry(_:)``) knows
+    /// of the record `key` without reading the store: its instance, `.some(nil)` when the
+    /// context deleted it, nil when it holds nothing.
     package static func held(in registry: any RecordRegistry, _ key: ModelValue, schema: ModelSchema, store: any PersistenceAdapter)
         -> Self??
     {
@@ -148,17 +142,10 @@ extension ModelProtocol {
         TransactionContext.record(change, schema: schema, instance: nil, adapter: store, undo: nil)
     }
 
-    /// A record holding a stored row, which must fit the schema (inside a ``ModelContext``
-    /// scope, the context's instance for it) (``StoreError``
-    /// `.invalidStoredValue` otherwise: see `ModelSchema.checkLoaded(_:)`).
-    package static func materialize(_ row: [ModelValue], schema: ModelSchema, store: any PersistenceAdapter)
-        throws -> Self
-    {
-        try materialize(row, schema: schema, store: store, registry: contextRegistry(schema))
-    }
-
-    /// ``materialize(_:schema:store:)`` with the context's registry already looked up
-    /// (``contextRegistry(_:)``; nil outside a context scope).
+    /// A record holding a stored row, which must fit the schema (``StoreError``
+    /// `.invalidStoredValue` otherwise: see `ModelSchema.checkLoaded(_:)`): with `registry`
+    /// (the current ``ModelContext``'s, from ``contextRegistry(_:)``, looked up once by the
+    /// caller), the context's instance for it.
     package static func materialize(
         _ row: [ModelValue], schema: ModelSchema, store: any PersistenceAdapter, registry: (any RecordRegistry)?
     ) throws -> Self {
