@@ -89,32 +89,46 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
         return (stored[0], stored)
     }
 
+    /// Inserts like ``insert(_:into:)``, setting the id in `row` itself; the table keeps
+    /// that row, so a row the caller holds alone is stored without a copy. Always nil: the
+    /// stored row is `row`. On a throw `row` is unchanged.
+    public func insertSettingID(_ row: inout [ModelValue], into schema: ModelSchema) throws -> [ModelValue]? {
+        try lock.withLock { try storeRow(&row, into: schema) }
+        return nil
+    }
+
     /// Stores `row` (with the next id when its id is nil) and returns it as stored.
     private func insertRow(_ row: [ModelValue], into schema: ModelSchema) throws -> [ModelValue] {
-        try lock.withLock {
-            let table = try table(for: schema)
-            try schema.checkRow(row)
-            var row = row
-            let previousNextID = table.nextID
-            if row[0].isNull {
-                guard schema.idGeneration == .autoIncrement else {
-                    throw StoreError(.invalidRequest, table: schema.tableName, message: "insert without an id")
-                }
-                row[0] = .int(previousNextID)
+        var row = row
+        try lock.withLock { try storeRow(&row, into: schema) }
+        return row
+    }
+
+    /// Stores `row`, setting the next id when its id is nil; every check runs before `row`
+    /// or the table changes. Call holding `lock`.
+    private func storeRow(_ row: inout [ModelValue], into schema: ModelSchema) throws {
+        let table = try table(for: schema)
+        try schema.checkRow(row)
+        let previousNextID = table.nextID
+        var id = row[0]
+        if id.isNull {
+            guard schema.idGeneration == .autoIncrement else {
+                throw StoreError(.invalidRequest, table: schema.tableName, message: "insert without an id")
             }
-            if table.slot(of: row[0]) != nil {
-                throw StoreError(.duplicateID, table: schema.tableName, id: row[0], message: "a row with this id already exists")
-            }
-            if !table.uniqueColumns.isEmpty, let column = table.uniqueConflict(row) {
-                throw StoreError.uniqueViolation(schema, column: schema.columns[column].name, id: row[0])
-            }
-            if case .int(let id) = row[0], id >= previousNextID {
-                table.nextID = id == .max ? id : id + 1
-            }
-            _ = table.append(row)
-            if !journal.isEmpty { journal[journal.count - 1].append(.inserted(table: table, id: row[0], previousNextID: previousNextID)) }
-            return row
+            id = .int(previousNextID)
         }
+        if table.slot(of: id) != nil {
+            throw StoreError(.duplicateID, table: schema.tableName, id: id, message: "a row with this id already exists")
+        }
+        if !table.uniqueColumns.isEmpty, let column = table.uniqueConflict(row) {
+            throw StoreError.uniqueViolation(schema, column: schema.columns[column].name, id: id)
+        }
+        if case .int(let value) = id, value >= previousNextID {
+            table.nextID = value == .max ? value : value + 1
+        }
+        if row[0].isNull { row[0] = id }
+        _ = table.append(row)
+        if !journal.isEmpty { journal[journal.count - 1].append(.inserted(table: table, id: id, previousNextID: previousNextID)) }
     }
 
     /// Replaces the row with the same id in place (insertion order is kept).

@@ -14,6 +14,10 @@ class ForwardingAdapter: PersistenceAdapter, @unchecked Sendable {
     func prepare(_ schema: ModelSchema) throws { try base.prepare(schema) }
     func close() throws { try base.close() }
     func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue { try base.insert(row, into: schema) }
+    /// Declared here (not left to the protocol's default) so subclasses can override it.
+    func insertReturningStored(_ row: [ModelValue], into schema: ModelSchema) throws -> (id: ModelValue, stored: [ModelValue]?) {
+        (try base.insert(row, into: schema), nil)
+    }
     func update(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws {
         try base.update(row, changedColumns: changedColumns, in: schema)
     }

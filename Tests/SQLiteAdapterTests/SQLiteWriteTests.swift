@@ -33,6 +33,18 @@ import Testing
         }
     }
 
+    @Test func anInsertSetsTheIdInTheRecordsOwnRow() throws {
+        try withSQLite { (_: SQLiteAdapter) throws in
+            let g = Gadget()
+            g.name = "kept in place"
+            let handed = g.__values.withUnsafeBufferPointer { $0.baseAddress }
+            try g.save()
+            #expect(g.id == 1)
+            #expect(g.__values.withUnsafeBufferPointer { $0.baseAddress } == handed, "the id was set without copying the row")
+            #expect(try Gadget.find(1)?.name == "kept in place")
+        }
+    }
+
     @Test func nanIsRefusedRatherThanStoredAsNull() throws {
         try withSQLite { (_: SQLiteAdapter) throws in
             let g = Gadget()

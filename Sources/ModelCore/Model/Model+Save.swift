@@ -97,7 +97,7 @@ extension ModelProtocol {
         try schema.validate()
         let store = try store(adapter)
         let isNew = !__isPersisted
-        let before: RecordState
+        var before: RecordState
         let validated: Bool
         switch try prepareSave(isNew: isNew, store: store, validate: validate) {
         case .stop(let outcome): return outcome
@@ -107,12 +107,12 @@ extension ModelProtocol {
             if hasStagedRelations {
                 // Staged relation writes (`user.profile = p`) commit or roll back with the record.
                 try store.transaction {
-                    try write(isNew: isNew, store: store, schema: schema, stamps: stampsUpdatedAt, undoing: before)
+                    try write(isNew: isNew, store: store, schema: schema, stamps: stampsUpdatedAt, undoing: &before, handsOverRow: false)
                     try writeStagedRelations(to: store)
                 }
                 commitStagedRelations()
             } else {
-                try write(isNew: isNew, store: store, schema: schema, stamps: stampsUpdatedAt, undoing: before)
+                try write(isNew: isNew, store: store, schema: schema, stamps: stampsUpdatedAt, undoing: &before, handsOverRow: true)
             }
         } catch {
             restore(before)
@@ -167,12 +167,28 @@ extension ModelProtocol {
         afterSave()
     }
 
+    /// Stages and writes the row. `handsOverRow`: a new record that nothing observes hands
+    /// its own row to the store (``PersistenceAdapter/insertSettingID(_:into:)``), which
+    /// sets the id in place; `before` then stops holding that row (it only needs the id put
+    /// back), so the row is not copied. Only when nothing but this write can fail before
+    /// `before` is used (no staged relations).
     private func write(
-        isNew: Bool, store: any PersistenceAdapter, schema: ModelSchema, stamps: Bool, undoing before: RecordState
+        isNew: Bool, store: any PersistenceAdapter, schema: ModelSchema, stamps: Bool, undoing before: inout RecordState,
+        handsOverRow: Bool
     ) throws {
         guard let changed = try stageWrite(isNew: isNew, schema: schema, stamps: stamps, store: store) else { return }
         let written: StoreWrite
-        if isNew {
+        if isNew, handsOverRow, !isObserved {
+            let handedID = __values[0]
+            before.releaseValues(sharing: __values, handedID: handedID)
+            if let stored = try store.insertSettingID(&__values, into: schema) {
+                // The store changed more than the id: keep the row as handed to restore.
+                before.keepValues(__values, handedID: handedID)
+                written = StoreWrite(id: __values[0], stored: stored)
+            } else {
+                written = StoreWrite(id: nil, stored: nil)
+            }
+        } else if isNew {
             let (id, stored) = try store.insertReturningStored(__values, into: schema)
             written = StoreWrite(id: id, stored: stored)
         } else {
@@ -272,7 +288,10 @@ extension ModelProtocol {
 extension ModelObject {
     /// Puts back values, saved state and store as captured before a write.
     package final func restore(_ state: RecordState) {
-        _assignAll(state.values)
+        switch state.values {
+        case .row(let values): _assignAll(values)
+        case .handedWithID(let id): if !__values.isEmpty { _assign(id, at: 0) }
+        }
         __baseline = state.baseline
         __isPersisted = state.isPersisted
         __home = state.home
@@ -280,16 +299,50 @@ extension ModelObject {
 
     /// The record's values, saved state and store, to restore after a failed write.
     package final var state: RecordState {
-        RecordState(values: __values, baseline: __baseline, isPersisted: __isPersisted, home: __home)
+        RecordState(values: .row(__values), baseline: __baseline, isPersisted: __isPersisted, home: __home)
     }
 }
 
 /// A record's persistence state, captured so a failed or rolled-back write can restore it.
 package struct RecordState: Sendable {
-    let values: [ModelValue]
+    /// The values to put back.
+    enum Values: Sendable {
+        /// This row.
+        case row([ModelValue])
+        /// The row the record handed to the store's insert, which it still holds, with this
+        /// id put back: the insert set only the id, and changes nothing when it throws.
+        case handedWithID(ModelValue)
+    }
+
+    private(set) var values: Values
     let baseline: [ModelValue]
     let isPersisted: Bool
     let home: (any PersistenceAdapter)?
+
+    init(values: Values, baseline: [ModelValue], isPersisted: Bool, home: (any PersistenceAdapter)?) {
+        self.values = values
+        self.baseline = baseline
+        self.isPersisted = isPersisted
+        self.home = home
+    }
+
+    /// Stops holding the captured row when it is `handed` (the same storage: nothing changed
+    /// it since), so the store's insert can set the id without copying it.
+    mutating func releaseValues(sharing handed: [ModelValue], handedID: ModelValue) {
+        guard case .row(let row) = values, row.count == handed.count,
+            row.withUnsafeBufferPointer({ $0.baseAddress }) == handed.withUnsafeBufferPointer({ $0.baseAddress })
+        else { return }
+        values = .handedWithID(handedID)
+    }
+
+    /// Holds the handed row again (with `handedID` put back), after a store answered with a
+    /// row that differs beyond the id.
+    mutating func keepValues(_ handed: [ModelValue], handedID: ModelValue) {
+        guard case .handedWithID = values else { return }
+        var row = handed
+        if !row.isEmpty { row[0] = handedID }
+        values = .row(row)
+    }
 }
 
 /// What a store answered to a write: the id it assigned (inserts) and the row as stored,

@@ -28,6 +28,13 @@ public protocol PersistenceAdapter: AnyObject, Sendable {
     /// The default calls ``insert(_:into:)`` and returns nil.
     func insertReturningStored(_ row: [ModelValue], into schema: ModelSchema) throws -> (id: ModelValue, stored: [ModelValue]?)
 
+    /// Inserts a row like ``insertReturningStored(_:into:)`` and sets `row[0]` to the id
+    /// the store assigned, writing into `row` itself: a row its caller holds alone is not
+    /// copied (a save hands over the record's own row this way). Returns the row as the
+    /// store now holds it when that differs beyond the id, else nil. If the call throws,
+    /// `row` is unchanged. The default calls ``insertReturningStored(_:into:)``.
+    func insertSettingID(_ row: inout [ModelValue], into schema: ModelSchema) throws -> [ModelValue]?
+
     /// Updates a row like ``update(_:changedColumns:in:)`` and returns the row as the store
     /// now holds it, when that can differ from `row` (a server that sets fields); nil means
     /// "as sent". The default calls ``update(_:changedColumns:in:)`` and returns nil.
@@ -152,6 +159,13 @@ extension PersistenceAdapter {
 
     /// Default: the store assigns no ids but auto-increment ones.
     public func assignsIDs(for schema: ModelSchema) -> Bool { false }
+
+    /// Calls ``insertReturningStored(_:into:)``, then sets the id it returned.
+    public func insertSettingID(_ row: inout [ModelValue], into schema: ModelSchema) throws -> [ModelValue]? {
+        let (id, stored) = try insertReturningStored(row, into: schema)
+        if !row.isEmpty { row[0] = id }
+        return stored
+    }
 
     /// Calls ``insert(_:into:)``: the stored row is the row sent, with its id.
     public func insertReturningStored(_ row: [ModelValue], into schema: ModelSchema) throws -> (id: ModelValue, stored: [ModelValue]?) {

@@ -81,7 +81,12 @@ package struct RecordUndo {
     package init(_ record: ModelObject, before: RecordState, isolation: (any Actor)? = nil) {
         self.isolation = isolation
         written = record.__values
-        values = Row(before.values, against: written)
+        switch before.values {
+        case .row(let row): values = Row(row, against: written)
+        case .handedWithID(let id):
+            // The written row is the handed one with the id the store set.
+            values = written.first == id ? .same : id.isNull ? .nilID : .diff([(0, id)])
+        }
         baseline = Row(before.baseline, against: written)
         isPersisted = before.isPersisted
         home = before.home
@@ -91,7 +96,7 @@ package struct RecordUndo {
     func restore(_ record: ModelObject) {
         record.restore(
             RecordState(
-                values: values.applied(to: written), baseline: baseline.applied(to: written), isPersisted: isPersisted, home: home))
+                values: .row(values.applied(to: written)), baseline: baseline.applied(to: written), isPersisted: isPersisted, home: home))
     }
 }
 
