@@ -55,6 +55,7 @@ enum RecordChecks {
         c.equal(error?.kind, .duplicateID, "duplicate id kind")
         c.expect(duplicate.isNew, "a record whose insert failed stays new")
         c.equal(try ConformanceIntItem.count(), 2, "nothing stored by the failed insert")
+        try settingIDs(c)
 
         let device = ConformanceUUIDItem()
         try device.save()
@@ -79,6 +80,25 @@ enum RecordChecks {
         c.equal(try ConformanceStringItem.find("fr")?.label, "France", "find by string id")
         c.equal(try ConformanceStringItem.find("ünï 'x' \"y\"")?.id, "ünï 'x' \"y\"", "unicode string id")
         c.equal(try ConformanceStringItem.find("FR")?.label, nil, "string ids are case-sensitive")
+    }
+
+    /// `insertSettingID` (how a save hands over a new record's row): the id lands in the
+    /// caller's row, and a failed insert leaves the row as it was. Leaves one more row.
+    private static func settingIDs(_ c: ConformanceChecker) throws {
+        let schema = ConformanceIntItem.schema
+        let probe = ConformanceIntItem()
+        probe.label = "handed"
+        var row = probe.__values
+        let stored = try c.store.insertSettingID(&row, into: schema)
+        c.expect(!row[0].isNull, "insertSettingID sets the id in the row")
+        c.equal(try c.store.find(id: row[0], in: schema)?[1], (stored ?? row)[1], "insertSettingID stores the row")
+        let inserted = row
+        let duplicate = c.expectThrows(StoreError.self, "insertSettingID of a duplicate id") {
+            _ = try c.store.insertSettingID(&row, into: schema)
+        }
+        c.equal(duplicate?.kind, .duplicateID, "insertSettingID duplicate id kind")
+        c.equal(row, inserted, "a failed insertSettingID leaves the row as it was")
+        c.equal(try ConformanceIntItem.count(), 3, "nothing stored by the failed insertSettingID")
     }
 
     /// Awkward values of every type.
