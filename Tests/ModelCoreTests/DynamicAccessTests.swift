@@ -24,6 +24,15 @@ struct DynamicAccessTests {
         #expect(throws: ModelError.self) { try task["colour"] }
     }
 
+    @Test func aRecordIsItsModelWithoutAConformanceLookup() {
+        let task = Task(name: "walk")
+        let model = task.asModel
+        #expect(model === task)
+        #expect(model.map { type(of: $0) == Task.self } == true)
+        final class Bare: ModelObject {}
+        #expect(Bare().asModel == nil, "a ModelObject that is no model")
+    }
+
     @Test func setIsAllOrNothing() throws {
         let task = Task(name: "keep")
         let error = #expect(throws: CastError.self) { try task.set(["name": "new", "priority": "high"]) }

@@ -87,3 +87,17 @@ extension ModelProtocol {
         try recordSchema.castForAssignment(value, at: slot)
     }
 }
+
+extension ModelObject {
+    /// The record as its model, through its schema's model type: no conformance lookup, as
+    /// `as? any ModelProtocol` makes. Nil for a `ModelObject` that is no model.
+    package final var asModel: (any ModelProtocol)? {
+        if let type = __schema?.modelType { return type._model(self) }
+        return self as? any ModelProtocol
+    }
+}
+
+extension ModelProtocol {
+    /// `object` as this model, when it is one (a class cast).
+    package static func _model(_ object: ModelObject) -> (any ModelProtocol)? { object as? Self }
+}

@@ -117,7 +117,7 @@ open class ModelObject {
     /// Whether the values differ from the baseline (as last saved or loaded). For code
     /// outside ModelCore, which pays a dynamic exclusivity check on each of the record's
     /// fields it reads (``ModelObject``'s unchecked fields are unchecked only here).
-    package final var _valuesChanged: Bool { __values != __baseline }
+    package final var _valuesChanged: Bool { !ModelValue.rowsEqual(__values, __baseline) }
 
     /// Whether anything hears of the record's value changes: an Observation registrar, a
     /// context holding it, or observers and bindings (``RecordExtras``). When nothing does,

@@ -63,7 +63,10 @@ extension ModelContext: RecordRegistry {
                 record.__membership = state.membership(for: self)
                 record.__registryTracked = false
             }
-            state.byID[key] = Slot(weak: record, strong: retainsRecords ? record : nil)
+            // An update of a registered record finds its own slot: nothing to replace.
+            if !member || state.byID[key]?.record !== record {
+                state.byID[key] = Slot(weak: record, strong: retainsRecords ? record : nil)
+            }
             guard !state.isSaving, let entry = state.pending[ObjectIdentifier(record)], !entry.deleted else { return }
             if !record._valuesChanged {
                 state.untrack(record)

@@ -8,7 +8,7 @@ extension ModelContext {
     func merge(into parent: ModelContext) throws {
         let work = pendingWork()
         for record in work.writes {
-            guard let model = record as? any ModelProtocol else { continue }
+            guard let model = record.asModel else { continue }
             if !record.__isPersisted {
                 detach(record)
                 try parent.insert(model)
@@ -22,7 +22,7 @@ extension ModelContext {
             state.withLock { $0.untrack(record) }
         }
         for record in work.deletes {
-            guard let model = record as? any ModelProtocol else { continue }
+            guard let model = record.asModel else { continue }
             try parent.delete(parent.counterpart(of: model))
             record.__isPersisted = false
             detach(record)

@@ -8,14 +8,16 @@ extension ModelContext {
     struct Work {
         var writes: [ModelObject] = []
         var deletes: [ModelObject] = []
+        /// The pending table's ``State/sequence`` when the work was read.
+        var sequence = 0
         var isEmpty: Bool { writes.isEmpty && deletes.isEmpty }
     }
 
     func pendingWork() -> Work {
-        let pending = state.withLock { Array($0.pending.values) }.sorted { $0.order < $1.order }
+        let (entries, sequence) = state.withLock { (Array($0.pending.values), $0.sequence) }
         var writes: [ModelObject] = []
         var deletes: [ModelObject] = []
-        for entry in pending {
+        for entry in orderedByDistinctKeys(entries, key: \.order) {
             let record = entry.record
             if entry.deleted {
                 if record.__isPersisted { deletes.append(record) }
@@ -24,8 +26,9 @@ extension ModelContext {
             }
         }
         var ranks = SchemaRanks()
-        return Work(writes: ordered(writes, ranks: &ranks), deletes: deleteOrder(deletes, ranks: &ranks))
+        return Work(writes: ordered(writes, ranks: &ranks), deletes: deleteOrder(deletes, ranks: &ranks), sequence: sequence)
     }
+
 
     /// Writes ordered by model depth (a model after the models it belongs to), then each
     /// record after the unsaved parents it is linked to (which covers a model that belongs
@@ -78,6 +81,27 @@ extension ModelContext {
         }
         return parents
     }
+}
+
+/// `items` in ascending order of `key`, which no two items share (a context's registration
+/// order). When the keys span less than four times as many numbers as there are items,
+/// each goes straight to its place (a save's pending records were mostly registered
+/// together): no comparisons. Otherwise they are sorted.
+package func orderedByDistinctKeys<T>(_ items: [T], key: (T) -> Int) -> [T] {
+    guard var low = items.first.map(key) else { return [] }
+    var high = low
+    for item in items.dropFirst() {
+        let k = key(item)
+        low = Swift.min(low, k)
+        high = Swift.max(high, k)
+    }
+    let (span, overflow) = high.subtractingReportingOverflow(low)
+    guard !overflow, span < items.count * 4 else { return items.sorted { key($0) < key($1) } }
+    var places = [T?](repeating: nil, count: span + 1)
+    for item in items { places[key(item) - low] = item }
+    let placed = places.compactMap { $0 }
+    // Two items with one key would share a place: sort instead of losing one.
+    return placed.count == items.count ? placed : items.sorted { key($0) < key($1) }
 }
 
 /// Model depth by `@BelongsTo`: 0 for a model that belongs to nothing, else one more than

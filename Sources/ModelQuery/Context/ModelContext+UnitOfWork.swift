@@ -31,10 +31,10 @@ extension ModelContext {
     /// The records ``save()`` would insert, update and delete.
     public var changes: (inserted: [any ModelProtocol], updated: [any ModelProtocol], deleted: [any ModelProtocol]) {
         let work = pendingWork()
-        let writes = work.writes.compactMap { $0 as? any ModelProtocol }
+        let writes = work.writes.compactMap(\.asModel)
         return (
             writes.filter { !$0.__isPersisted }, writes.filter { $0.__isPersisted },
-            work.deletes.compactMap { $0 as? any ModelProtocol }
+            work.deletes.compactMap(\.asModel)
         )
     }
 
@@ -65,11 +65,11 @@ extension ModelContext {
         try run {
             try store.transaction {
                 for record in work.writes {
-                    guard let model = record as? any ModelProtocol else { continue }
+                    guard let model = record.asModel else { continue }
                     try model.save()
                 }
                 for record in work.deletes {
-                    guard let model = record as? any ModelProtocol, model.__isPersisted else { continue }
+                    guard let model = record.asModel, model.__isPersisted else { continue }
                     guard try model.destroy() else {
                         throw ModelError(
                             .cancelled, model: model.recordSchema.modelName, id: model.__baseline[0],
@@ -79,8 +79,17 @@ extension ModelContext {
             }
         }
         state.withLock { state in
-            for record in work.writes + work.deletes {
-                state.untrack(record)
+            if state.sequence == work.sequence, state.pending.count == work.writes.count + work.deletes.count {
+                // Nothing was tracked since the work was read, and as many records are
+                // pending as were written: the pending records are the written ones. Clear
+                // the table at once instead of removing each by key.
+                for record in work.writes { record.__registryTracked = false }
+                for record in work.deletes { record.__registryTracked = false }
+                state.pending.removeAll()
+                state.deletedCount = 0
+            } else {
+                for record in work.writes { state.untrack(record) }
+                for record in work.deletes { state.untrack(record) }
             }
         }
         for record in work.deletes { detach(record) }
@@ -147,7 +156,7 @@ extension ModelContext {
     private func commonStore(_ work: Work) throws -> any PersistenceAdapter {
         var found: (any PersistenceAdapter)?
         for record in work.writes + work.deletes {
-            guard let model = record as? any ModelProtocol else { continue }
+            guard let model = record.asModel else { continue }
             let store = try model.store(nil)
             if let found, found !== store {
                 throw ContextError(

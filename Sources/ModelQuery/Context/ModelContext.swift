@@ -87,7 +87,7 @@ public final class ModelContext: @unchecked Sendable {
     }
 
     /// The records the context holds, in no particular order.
-    public var registeredRecords: [any ModelProtocol] { records.compactMap { $0 as? any ModelProtocol } }
+    public var registeredRecords: [any ModelProtocol] { records.compactMap(\.asModel) }
 
     /// The held records (live instances and pending work), each once.
     var records: [ModelObject] {
