@@ -83,6 +83,9 @@ extension ModelContext {
         mutating func prune() {
             byID = byID.filter { $0.value.record != nil }
             pruneAt = Swift.max(1024, byID.count * 2)
+            // Room for the slots until the next prune: the table does not grow (and rehash)
+            // step by step again.
+            byID.reserveCapacity(pruneAt)
         }
 
         mutating func track(_ record: ModelObject, deleted: Bool = false) {

@@ -10,20 +10,24 @@ extension ModelContext: RecordRegistry {
         applyInbox()
         let key = Key(store: store, schema: schema, id: row[0])
         if parent == nil {
-            // One lock: the held instance, or a new one registered.
-            let (record, isNew) = state.withLock { state -> (M, Bool) in
+            // One lock: the held instance, or a new one registered. (The closure answers a
+            // concrete type: a tuple with the generic `M` in it needs its metadata made at
+            // run time, on every call.)
+            var isNew = false
+            let record = state.withLock { state -> ModelObject in
                 if let held = state.byID[key]?.record as? M, held.__isPersisted, held.__baseline[0] == row[0],
                     held.__home === store
                 {
-                    return (held, false)
+                    return held
                 }
                 let record = M()
                 record._load(row, schema: schema, from: store)
                 register(record, key: key, in: &state)
-                return (record, true)
+                isNew = true
+                return record
             }
             if !isNew { refresh(record, from: row, store: store) }
-            return record
+            return unsafeDowncast(record, to: M.self)
         }
         if let held = state.withLock({ $0.byID[key]?.record }) as? M, held.__isPersisted, held.__baseline[0] == row[0],
             held.__home === store
