@@ -10,20 +10,20 @@ extension ModelContext: RecordRegistry {
         applyInbox()
         let key = Key(store: store, schema: schema, id: row[0])
         if parent == nil {
-            // One lock: the held instance, or a new one registered. (The closure answers a
-            // concrete type: a tuple with the generic `M` in it needs its metadata made at
-            // run time, on every call.)
+            // One lock and one probe of the table: the held instance, or a new one put in
+            // its slot. (The closure answers a concrete type: a tuple with the generic `M`
+            // in it needs its metadata made at run time, on every call.)
             var isNew = false
             let record = state.withLock { state -> ModelObject in
-                if let held = state.byID[key]?.record as? M, held.__isPersisted, held.__baseline[0] == row[0],
-                    held.__home === store
-                {
-                    return held
+                let membership = state.membership(for: self)
+                let record = Self.instance(
+                    in: &state.byID[key, default: Slot(weak: nil, strong: nil)], row: row, schema: schema, store: store,
+                    as: M.self, retains: retainsRecords, isNew: &isNew)
+                if isNew {
+                    record.__membership = membership
+                    record.__registryTracked = false
+                    if !retainsRecords, state.byID.count >= state.pruneAt { state.prune() }
                 }
-                let record = M()
-                record._load(row, schema: schema, from: store)
-                register(record, key: key, in: &state)
-                isNew = true
                 return record
             }
             if !isNew { refresh(record, from: row, store: store) }
@@ -90,6 +90,22 @@ extension ModelContext: RecordRegistry {
             guard state.deletedCount > 0, !state.isSaving else { return records }
             return records.filter { state.pending[ObjectIdentifier($0)]?.deleted != true }
         }
+    }
+
+    /// The record in `slot` when it is the stored record `row` was read from (same id,
+    /// same store); else a new instance loaded from `row`, put in the slot (`isNew`).
+    private static func instance<M: ModelProtocol>(
+        in slot: inout Slot, row: [ModelValue], schema: ModelSchema, store: any PersistenceAdapter, as type: M.Type,
+        retains: Bool, isNew: inout Bool
+    ) -> ModelObject {
+        if let held = slot.record as? M, held.__isPersisted, held.__baseline[0] == row[0], held.__home === store {
+            return held
+        }
+        let record = M()
+        record._load(row, schema: schema, from: store)
+        slot = Slot(weak: record, strong: retains ? record : nil)
+        isNew = true
+        return record
     }
 
     /// Registers a loaded record under `key`.
