@@ -78,4 +78,24 @@ final class Relay: Model {
             #expect(!context.hasChanges)
         }
     }
+
+    /// A record changed and changed back is pending but has nothing to write: after the
+    /// save it is still watched, so its next change is saved.
+    @Test func aRecordChangedBackBeforeTheSaveIsStillWatched() throws {
+        try ModelStore.using(ArrayAdapter()) {
+            try Relay.create(["value": 1])
+            try Relay.create(["value": 2])
+            let context = ModelContext()
+            let (first, second) = try context.run { (try Relay.find(1), try Relay.find(2)) }
+            let a = try #require(first), b = try #require(second)
+            a.value = 10
+            b.value = 20
+            b.value = 2
+            try context.save()
+            b.value = 30
+            #expect(context.hasChanges)
+            try context.save()
+            #expect(try Relay.find(2)?.value == 30)
+        }
+    }
 }

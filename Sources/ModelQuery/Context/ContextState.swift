@@ -83,9 +83,10 @@ extension ModelContext {
         mutating func prune() {
             byID = byID.filter { $0.value.record != nil }
             pruneAt = Swift.max(1024, byID.count * 2)
-            // Room for the slots until the next prune: the table does not grow (and rehash)
-            // step by step again.
-            byID.reserveCapacity(pruneAt)
+            // Room for the next slots, so a table pruned down to a few does not grow (and
+            // rehash) step by step again; bounded, so a large table reserves little more
+            // than it holds.
+            byID.reserveCapacity(Swift.min(pruneAt, byID.count + 4096))
         }
 
         mutating func track(_ record: ModelObject, deleted: Bool = false) {

@@ -8,8 +8,9 @@ extension ModelContext {
     struct Work {
         var writes: [ModelObject] = []
         var deletes: [ModelObject] = []
-        /// The pending table's ``State/sequence`` when the work was read.
+        /// The pending table's ``State/sequence`` and size when the work was read.
         var sequence = 0
+        var pendingCount = 0
         var isEmpty: Bool { writes.isEmpty && deletes.isEmpty }
     }
 
@@ -26,9 +27,10 @@ extension ModelContext {
             }
         }
         var ranks = SchemaRanks()
-        return Work(writes: ordered(writes, ranks: &ranks), deletes: deleteOrder(deletes, ranks: &ranks), sequence: sequence)
+        return Work(
+            writes: ordered(writes, ranks: &ranks), deletes: deleteOrder(deletes, ranks: &ranks), sequence: sequence,
+            pendingCount: entries.count)
     }
-
 
     /// Writes ordered by model depth (a model after the models it belongs to), then each
     /// record after the unsaved parents it is linked to (which covers a model that belongs

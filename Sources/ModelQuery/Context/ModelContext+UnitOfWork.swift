@@ -79,10 +79,11 @@ extension ModelContext {
             }
         }
         state.withLock { state in
-            if state.sequence == work.sequence, state.pending.count == work.writes.count + work.deletes.count {
-                // Nothing was tracked since the work was read, and as many records are
-                // pending as were written: the pending records are the written ones. Clear
-                // the table at once instead of removing each by key.
+            let written = work.writes.count + work.deletes.count
+            if work.pendingCount == written, state.sequence == work.sequence, state.pending.count == written {
+                // Every pending record was to be written, none was tracked since and none
+                // left: the pending records are the written ones. Clear the table at once
+                // instead of removing each by key.
                 for record in work.writes { record.__registryTracked = false }
                 for record in work.deletes { record.__registryTracked = false }
                 state.pending.removeAll()
