@@ -54,11 +54,7 @@ final class Relay: Model {
     @Test(arguments: [false, true])
     func aRecordAHookChangesDuringTheSaveStaysPending(anotherLeaves: Bool) throws {
         try ModelStore.using(ArrayAdapter()) {
-            try Relay.create(["value": 1])
-            try Relay.create(["value": 2])
-            let context = ModelContext()
-            let (first, second) = try context.run { (try Relay.find(1), try Relay.find(2)) }
-            let a = try #require(first), b = try #require(second)
+            let (context, a, b) = try twoHeldRelays()
             a.value = 10
             if anotherLeaves {
                 let unsaved = Relay()
@@ -83,11 +79,7 @@ final class Relay: Model {
     /// save it is still watched, so its next change is saved.
     @Test func aRecordChangedBackBeforeTheSaveIsStillWatched() throws {
         try ModelStore.using(ArrayAdapter()) {
-            try Relay.create(["value": 1])
-            try Relay.create(["value": 2])
-            let context = ModelContext()
-            let (first, second) = try context.run { (try Relay.find(1), try Relay.find(2)) }
-            let a = try #require(first), b = try #require(second)
+            let (context, a, b) = try twoHeldRelays()
             a.value = 10
             b.value = 20
             b.value = 2
@@ -97,5 +89,14 @@ final class Relay: Model {
             try context.save()
             #expect(try Relay.find(2)?.value == 30)
         }
+    }
+
+    /// Two stored relays (values 1 and 2) held by a new context, in the current store.
+    private func twoHeldRelays() throws -> (ModelContext, Relay, Relay) {
+        try Relay.create(["value": 1])
+        try Relay.create(["value": 2])
+        let context = ModelContext()
+        let (first, second) = try context.run { (try Relay.find(1), try Relay.find(2)) }
+        return (context, try #require(first), try #require(second))
     }
 }

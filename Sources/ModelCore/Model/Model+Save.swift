@@ -329,9 +329,7 @@ package struct RecordState: Sendable {
     /// Stops holding the captured row when it is `handed` (the same storage: nothing changed
     /// it since), so the store's insert can set the id without copying it.
     mutating func releaseValues(sharing handed: [ModelValue], handedID: ModelValue) {
-        guard case .row(let row) = values, row.count == handed.count,
-            row.withUnsafeBufferPointer({ $0.baseAddress }) == handed.withUnsafeBufferPointer({ $0.baseAddress })
-        else { return }
+        guard case .row(let row) = values, ModelValue.sharesStorage(row, handed) else { return }
         values = .handedWithID(handedID)
     }
 

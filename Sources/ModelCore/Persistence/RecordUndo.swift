@@ -22,9 +22,7 @@ package struct RecordUndo {
         /// The smaller of a full copy and the slots where `before` differs from `written`.
         init(_ before: [ModelValue], against written: [ModelValue]) {
             // The same buffer (the write changed nothing here): no comparisons.
-            if before.withUnsafeBufferPointer({ $0.baseAddress }) == written.withUnsafeBufferPointer({ $0.baseAddress }),
-                before.count == written.count
-            {
+            if ModelValue.sharesStorage(before, written) {
                 self = .same
                 return
             }

@@ -16,6 +16,13 @@ extension ModelValue {
         }
     }
 
+    /// Whether two rows are one storage (copy-on-write has not split them): equal without
+    /// looking at a value.
+    package static func sharesStorage(_ first: [ModelValue], _ second: [ModelValue]) -> Bool {
+        first.count == second.count
+            && first.withUnsafeBufferPointer({ $0.baseAddress }) == second.withUnsafeBufferPointer({ $0.baseAddress })
+    }
+
     /// Whether two rows hold equal values, compared in place (see ``equal(_:_:)``):
     /// `Array`'s `==` without a copy of each value.
     package static func rowsEqual(_ first: [ModelValue], _ second: [ModelValue]) -> Bool {
