@@ -102,6 +102,49 @@ struct TransactionUndoTests {
         }
     }
 
+    /// The row an undo keeps: nothing when unchanged, the nil id of an insert, the one
+    /// changed slot, the changed slots while they are at most half the row, else the whole
+    /// row; and it gives back
+    /// exactly the row before the write.
+    @Test func anUndoRowKeepsTheSmallerFormAndRestoresTheRowBefore() {
+        let values: [ModelValue] = [.null, .int(1), .int(2), .double(-0.0), .double(0), .string("a"), .string("b"), .bool(true)]
+        var generator = SystemRandomNumberGenerator()
+        var problems: [String] = []
+        for _ in 0..<3_000 {
+            let count = Int.random(in: 1...9, using: &generator)
+            let written = (0..<count).map { _ in values.randomElement(using: &generator) ?? .null }
+            var before = written
+            for k in before.indices where Int.random(in: 0..<3, using: &generator) == 0 {
+                before[k] = values.randomElement(using: &generator) ?? .null
+            }
+            let changed = before.indices.filter { before[$0] != written[$0] }
+            let row = RecordUndo.Row(before, against: written)
+            let restored = row.applied(to: written)
+            if restored != before {
+                problems.append("\(before) against \(written) restored \(restored)")
+            }
+            switch row {
+            case .same: if !changed.isEmpty { problems.append("same for \(changed)") }
+            case .nilID: if changed != [0] || !before[0].isNull { problems.append("nilID for \(changed)") }
+            case .one(let slot, _):
+                if [slot] != changed || changed.count > count / 2 || changed == [0] && before[0].isNull {
+                    problems.append("one \(slot) for \(changed) of \(count)")
+                }
+            case .diff(let diff):
+                if diff.map(\.0) != changed || changed.count > count / 2 || changed.count < 2 {
+                    problems.append("diff \(diff.map(\.0)) for \(changed) of \(count)")
+                }
+            case .full: if changed.count <= count / 2 { problems.append("full for \(changed) of \(count)") }
+            }
+        }
+        // One storage: no comparison, nothing kept.
+        let shared: [ModelValue] = [.int(1), .string("x")]
+        if case .same = RecordUndo.Row(shared, against: shared) {} else { problems.append("shared storage not same") }
+        // Rows of different widths keep the whole row.
+        if case .full = RecordUndo.Row([.int(1)], against: [.int(1), .null]) {} else { problems.append("widths not full") }
+        #expect(problems.count == 0, "\(problems.prefix(5))")
+    }
+
     @Test func aCommitLeavesNoUndoOnTheRecords() throws {
         try withStore { (store: ArrayAdapter) throws in
             let tasks = (0..<3).map { Task(name: "t\($0)") }

@@ -12,7 +12,7 @@ struct ValueTests {
         let long = String(repeating: "ü", count: 40)
         let values: [ModelValue] = [
             .null, .bool(true), .bool(false), .int(0), .int(1), .int(-1), .double(0), .double(-0.0), .double(1),
-            .double(.nan), .double(.infinity), .string(""), .string("a"), .string(long), .string(String(long.reversed().reversed())),
+            .double(.nan), .double(.infinity), .date(Date(timeIntervalSinceReferenceDate: .nan)), .string(""), .string("a"), .string(long), .string(String(long.reversed().reversed())),
             .string("e\u{301}"), .string("\u{e9}"), .date(Date(timeIntervalSince1970: 0)), .date(Date(timeIntervalSince1970: 1)),
             .data(Data([1, 2])), .data(Data([1, 2])), .uuid(UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16))),
             .array([.int(1)]), .array([.double(1)]), .dictionary(["a": .null]), .dictionary([:]),

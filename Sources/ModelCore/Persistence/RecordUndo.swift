@@ -16,10 +16,16 @@ package struct RecordUndo {
         case same
         /// Only the id differed, and it was nil (a plain insert): no allocation.
         case nilID
+        /// One slot differed (most updates): kept without an allocation.
+        case one(Int, ModelValue)
         case diff([(Int, ModelValue)])
         case full([ModelValue])
 
         /// The smaller of a full copy and the slots where `before` differs from `written`.
+        /// The rows are compared in place first, and a diff is made only when it is kept,
+        /// with room for its entries at once (one slot needs none): a new record's baseline
+        /// differs from its written row in most slots, and building a diff to drop it cost
+        /// about 3,000 instructions a save.
         init(_ before: [ModelValue], against written: [ModelValue]) {
             // The same buffer (the write changed nothing here): no comparisons.
             if ModelValue.sharesStorage(before, written) {
@@ -30,23 +36,20 @@ package struct RecordUndo {
                 self = .full(before)
                 return
             }
-            var diff: [(Int, ModelValue)] = []
             // A diff entry costs a little more than a row slot: keep a diff only while it
             // is clearly smaller than the row.
-            let limit = before.count / 2
-            for k in before.indices where before[k] != written[k] {
-                if diff.count == limit {
-                    self = .full(before)
-                    return
-                }
-                diff.append((k, before[k]))
+            guard let (count, slot) = ModelValue.differingSlots(before, written, limit: before.count / 2) else {
+                self = .full(before)
+                return
             }
-            if diff.isEmpty {
+            if count == 0 {
                 self = .same
-            } else if diff.count == 1, diff[0].0 == 0, diff[0].1.isNull {
+            } else if count == 1, slot == 0, before[0].isNull {
                 self = .nilID
+            } else if count == 1, slot >= 0 {
+                self = .one(slot, before[slot])
             } else {
-                self = .diff(diff)
+                self = .diff(ModelValue.differences(before, written, count: count))
             }
         }
 
@@ -58,6 +61,10 @@ package struct RecordUndo {
                 if !row.isEmpty { row[0] = .null }
                 return row
             case .full(let row): return row
+            case .one(let k, let value):
+                var row = written
+                if k < row.count { row[k] = value }
+                return row
             case .diff(let diff):
                 var row = written
                 for (k, value) in diff { row[k] = value }
@@ -83,7 +90,7 @@ package struct RecordUndo {
         case .row(let row): values = Row(row, against: written)
         case .handedWithID(let id):
             // The written row is the handed one with the id the store set.
-            values = written.first == id ? .same : id.isNull ? .nilID : .diff([(0, id)])
+            values = written.first == id ? .same : id.isNull ? .nilID : .one(0, id)
         }
         baseline = Row(before.baseline, against: written)
         isPersisted = before.isPersisted

@@ -25,11 +25,13 @@ package enum TransactionContext {
     ) {
         // A change is kept for the commit only while something takes changes: like one
         // made outside a transaction, it goes to the listeners there are when it is made.
-        // (The suppression flag is a task-local, read only when it matters: most saves run
-        // outside a transaction with nobody listening.)
-        if TransactionHandle.innermost != nil, let handle = TransactionHandle.current(for: ObjectIdentifier(adapter)) {
-            let suppressed = ModelNotifications.areSuppressed
-            let keeps = (!suppressed && ModelNotifications.hasListeners) || RegistryHub.isActive
+        // (The transaction and the suppression flag are task-locals, each read once and only
+        // when it matters: most saves run with nobody listening.)
+        if let innermost = TransactionHandle.innermost, let handle = TransactionHandle.current(for: ObjectIdentifier(adapter), from: innermost) {
+            let hasListeners = ModelNotifications.hasListeners
+            let registryActive = RegistryHub.isActive
+            let suppressed = (hasListeners || registryActive) && ModelNotifications.areSuppressed
+            let keeps = (!suppressed && hasListeners) || registryActive
             if handle.note(change, schema: schema, instance: instance, announce: !suppressed, keepsChange: keeps, undo: undo) {
                 return
             }

@@ -4,7 +4,18 @@ extension ModelValue {
     /// the kinds rows mostly hold — null, booleans, integers, doubles, dates, strings — are
     /// compared here without copying, by the same rules (IEEE equality for doubles, so
     /// `0.0 == -0.0` and NaN equals nothing), and any other kind goes to `==`.
+    ///
+    /// Two values whose bytes are the same are one case with one payload (the same string
+    /// or array storage), so that is checked first, before reading a case: they are equal
+    /// unless the payload is a NaN (a double, or a date's interval).
     @inline(__always) package static func equal(_ a: UnsafePointer<ModelValue>, _ b: UnsafePointer<ModelValue>) -> Bool {
+        if sameBytes(a, b) {
+            switch a.pointee {
+            case .double(let x): return x == x
+            case .date(let x): return x == x
+            default: return true
+            }
+        }
         switch a.pointee {
         case .null: if case .null = b.pointee { return true } else { return false }
         case .bool(let x): if case .bool(let y) = b.pointee { return x == y } else { return false }
@@ -14,6 +25,25 @@ extension ModelValue {
         case .string(let x): if case .string(let y) = b.pointee { return x == y } else { return false }
         case .data, .uuid, .array, .dictionary: return a.pointee == b.pointee
         }
+    }
+
+    /// Whether the two values' bytes are equal. Bytes a case leaves unused may differ between
+    /// equal values, so false only means "compare by case".
+    @inline(__always) private static func sameBytes(_ a: UnsafePointer<ModelValue>, _ b: UnsafePointer<ModelValue>) -> Bool {
+        let x = UnsafeRawPointer(a)
+        let y = UnsafeRawPointer(b)
+        var offset = 0
+        while offset + 8 <= MemoryLayout<ModelValue>.size {
+            if x.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != y.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+                return false
+            }
+            offset += 8
+        }
+        while offset < MemoryLayout<ModelValue>.size {
+            if x.load(fromByteOffset: offset, as: UInt8.self) != y.load(fromByteOffset: offset, as: UInt8.self) { return false }
+            offset += 1
+        }
+        return true
     }
 
     /// Whether two rows are one storage (copy-on-write has not split them): equal without
@@ -34,5 +64,38 @@ extension ModelValue {
                 return true
             }
         }
+    }
+
+    /// How many slots of two equally long rows differ, and the first of them (or -1),
+    /// compared in place; nil once more than `limit` do.
+    package static func differingSlots(_ first: [ModelValue], _ second: [ModelValue], limit: Int) -> (count: Int, first: Int)? {
+        guard first.count == second.count else { return nil }
+        return first.withUnsafeBufferPointer { a in
+            second.withUnsafeBufferPointer { b -> (count: Int, first: Int)? in
+                guard let a = a.baseAddress, let b = b.baseAddress, a != b else { return (0, -1) }
+                var count = 0
+                var firstSlot = -1
+                for k in 0..<first.count where !equal(a + k, b + k) {
+                    if count == 0 { firstSlot = k }
+                    count += 1
+                    if count > limit { return nil }
+                }
+                return (count, firstSlot)
+            }
+        }
+    }
+
+    /// The slots where `first` differs from the equally long `second`, with `first`'s
+    /// values; `count` (from ``differingSlots(_:_:limit:)``) sizes the result once.
+    package static func differences(_ first: [ModelValue], _ second: [ModelValue], count: Int) -> [(Int, ModelValue)] {
+        var result: [(Int, ModelValue)] = []
+        result.reserveCapacity(count)
+        first.withUnsafeBufferPointer { a in
+            second.withUnsafeBufferPointer { b in
+                guard let a = a.baseAddress, let b = b.baseAddress, first.count == second.count else { return }
+                for k in 0..<first.count where !equal(a + k, b + k) { result.append((k, a[k])) }
+            }
+        }
+        return result
     }
 }
