@@ -154,6 +154,31 @@ func insertUnsavedAssigneeOnBoard(into context: ModelContext) throws -> (Board, 
         }
     }
 
+    /// A transaction's commit is delivered as a batch: each of its changes, in order, to
+    /// each context that holds the records (here two other contexts, one of which holds
+    /// only some of them).
+    @Test func everyChangeOfACommitReachesEveryOtherContext() throws {
+        let store = ArrayAdapter()
+        try ModelStore.using(store) {
+            let ids = try (0..<5).map { try Board.create(["title": .string("b\($0)")]).id ?? -1 }
+            let all = ModelContext()
+            let some = ModelContext()
+            let held = try all.run { try ids.map { try Board.find($0) } }
+            let part = try some.run { try ids.suffix(2).map { try Board.find($0) } }
+            try store.transaction {
+                for (k, id) in ids.enumerated() {
+                    let board = try #require(try Board.find(id))
+                    board.title = "first \(k)"
+                    try board.save()
+                    board.title = "second \(k)"
+                    try board.save()
+                }
+            }
+            #expect(held.map { $0?.title } == (0..<5).map { "second \($0)" })
+            #expect(part.map { $0?.title } == ["second 3", "second 4"])
+        }
+    }
+
     @Test func commitsToAnotherStoreAreAboutAnotherRecord() throws {
         let first = ArrayAdapter(), second = ArrayAdapter()
         let id = try Board.create(["title": "first"], in: first).id ?? -1

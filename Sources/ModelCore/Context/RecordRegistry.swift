@@ -172,4 +172,16 @@ package enum RegistryHub {
     package static func deliver(_ change: ModelChange, instance: AnyObject?, store: ObjectIdentifier) {
         for registry in all { registry.receive(change, from: instance, store: store) }
     }
+
+    /// Hands a commit's changes, in order, to every live registry. The registries are
+    /// listed once for the commit, not once per change (a lock and an array each).
+    package static func deliver(_ changes: UnsafeBufferPointer<PendingChange>, store: ObjectIdentifier) {
+        guard !changes.isEmpty else { return }
+        let registries = all
+        guard !registries.isEmpty else { return }
+        for k in changes.indices {
+            let instance = changes[k].instance
+            for registry in registries { registry.receive(changes[k].change, from: instance, store: store) }
+        }
+    }
 }

@@ -28,9 +28,7 @@ package enum CommitBus {
                 ModelNotifications.deliver(change, instance: changes[k].instance, subscribedBy: changes[k].lastSubscriber)
             }
         }
-        if RegistryHub.isActive {
-            for k in changes.indices { RegistryHub.deliver(changes[k].change, instance: changes[k].instance, store: store) }
-        }
+        if RegistryHub.isActive { RegistryHub.deliver(changes, store: store) }
         TableObservers.notify(store: store, schemas: schemas)
     }
 
