@@ -251,13 +251,30 @@ extension ModelProtocol {
                 message: "the id of a stored record cannot change (was \(__baseline[0]), now \(__values[0]))")
         }
         stampFieldTimestamps(schema, isNew: false)
+        // The first changed slot alone is kept as a number: an update of one column takes
+        // its list from the schema (``ModelSchema/lonelyChanges``) instead of making one.
+        var first = 0
         var changed: [Int] = []
-        for k in 1..<__values.count where __values[k] != __baseline[k] { changed.append(k) }
-        guard !changed.isEmpty else { return nil }
-        if let k = schema.updatedAtIndex, stamps {
-            _assign(.date(ModelClock.now()), at: k)
-            if !changed.contains(k) { changed.append(k) }
+        for k in 1..<__values.count where __values[k] != __baseline[k] {
+            if first == 0 {
+                first = k
+            } else {
+                if changed.isEmpty { changed.append(first) }
+                changed.append(k)
+            }
         }
+        guard first != 0 else { return nil }
+        let stamped = stamps ? schema.updatedAtIndex : nil
+        if let k = stamped { _assign(.date(ModelClock.now()), at: k) }
+        if changed.isEmpty {
+            // One column: with the stamp after it when stamped (the schema's list), else alone.
+            let lonely = schema.lonelyChanges
+            if first < lonely.count, stamped != nil || schema.updatedAtIndex == nil || first == schema.updatedAtIndex {
+                return lonely[first]
+            }
+            return [first]
+        }
+        if let k = stamped, !changed.contains(k) { changed.append(k) }
         return changed
     }
 

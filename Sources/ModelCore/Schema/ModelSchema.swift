@@ -54,6 +54,10 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
     package let fieldTimestamps: [FieldTimestampSlots]
     /// Whether any column has field timestamps (one branch per property write otherwise).
     @usableFromInline package let tracksFieldTimestamps: Bool
+    /// Per column, the changed-column list of an update that changes it alone (with the
+    /// `updated_at` stamp after it when the model stamps one): made once, so most updates
+    /// allocate no list of their own.
+    package let lonelyChanges: [[Int]]
 
     package init(
         modelName: String, tableName: String, columns: [ColumnDefinition], idGeneration: IDGeneration,
@@ -91,7 +95,12 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
         self.indexByName = byName
         let created = byName["created_at"], updated = byName["updated_at"]
         self.createdAtIndex = timestamps && created.map { columns[$0].type == .date } == true ? created : nil
-        self.updatedAtIndex = timestamps && updated.map { columns[$0].type == .date } == true ? updated : nil
+        let updatedAt = timestamps && updated.map { columns[$0].type == .date } == true ? updated : nil
+        self.updatedAtIndex = updatedAt
+        self.lonelyChanges = columns.indices.map { k in
+            guard let updatedAt, updatedAt != k else { return [k] }
+            return [k, updatedAt]
+        }
         self.problem = problem
     }
 
