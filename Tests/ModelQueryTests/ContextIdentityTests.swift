@@ -106,7 +106,7 @@ import Testing
             a.title = "edited first"
             b.title = "edited second"
             let error = #expect(throws: ContextError.self) { try context.save() }
-            #expect(error?.kind == .mixedStores)
+            #expect(error?.kind == .mixedStores && error?.model == "Board")
         }
         #expect(try Board.find(1, in: first)?.title == "first")
         #expect(try Board.find(1, in: second)?.title == "second")

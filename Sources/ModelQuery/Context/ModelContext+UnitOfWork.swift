@@ -154,18 +154,28 @@ extension ModelContext {
     }
 
     /// The store every pending record writes to.
+    /// A record's home store answers without opening it as its model; only a record that
+    /// has none (never saved) resolves its model's store.
     private func commonStore(_ work: Work) throws -> any PersistenceAdapter {
         var found: (any PersistenceAdapter)?
-        for record in work.writes + work.deletes {
-            guard let model = record.asModel else { continue }
-            let store = try model.store(nil)
+        func check(_ record: ModelObject) throws {
+            let store: any PersistenceAdapter
+            if let home = record.__home {
+                if let found, found === home { return }
+                store = home
+            } else {
+                guard let model = record.asModel else { return }
+                store = try model.store(nil)
+            }
             if let found, found !== store {
                 throw ContextError(
-                    .mixedStores, model: model.recordSchema.modelName,
+                    .mixedStores, model: (record.__schema ?? record._attachSchema()).modelName,
                     message: "the context's changes use more than one store; save them from one context per store")
             }
             found = store
         }
+        for record in work.writes { try check(record) }
+        for record in work.deletes { try check(record) }
         guard let found else {
             throw ContextError(.noStore, message: "no store for the context's changes")
         }
