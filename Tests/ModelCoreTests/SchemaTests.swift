@@ -103,6 +103,34 @@ struct SchemaTests {
         #expect(schema.problem == nil)
     }
 
+    /// Schemas are found by type from many threads while others are built: each type
+    /// always gets its own schema, the same one every time.
+    @Test func eachTypeFindsItsOwnSchemaWhileOthersAreBuilt() async {
+        let types: [any ModelProtocol.Type] = [
+            Reserved.self, CommonNames.self, Task.self, Everything.self, Device.self, Country.self, Hooked.self,
+            Note.self, Memo.self, Label.self, Scoped.self, Routed.self, Watched.self, Unwatched.self, Tally.self,
+            Numbered.self, Defaults.self, NoTimestamps.self,
+        ]
+        let problems = await withTaskGroup(of: [String].self) { group in
+            for round in 0..<8 {
+                group.addTask {
+                    var problems: [String] = []
+                    for k in types.indices {
+                        let type = types[(k * (round + 3)) % types.count]
+                        let first = type.schema
+                        if first !== type.schema || first.modelName != String(describing: type) {
+                            problems.append("\(type): \(first.modelName)")
+                        }
+                    }
+                    return problems
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(problems.isEmpty)
+        #expect(Set(types.map { ObjectIdentifier($0.schema) }).count == types.count)
+    }
+
     @Test func everyColumnType() {
         let types = Everything.columns.dropFirst().map { "\($0.name):\($0.castTarget)" }
         #expect(
