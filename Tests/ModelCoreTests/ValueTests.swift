@@ -16,6 +16,8 @@ struct ValueTests {
             .string("e\u{301}"), .string("\u{e9}"), .date(Date(timeIntervalSince1970: 0)), .date(Date(timeIntervalSince1970: 1)),
             .data(Data([1, 2])), .data(Data([1, 2])), .uuid(UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16))),
             .array([.int(1)]), .array([.double(1)]), .dictionary(["a": .null]), .dictionary([:]),
+            // One storage holding a NaN: `==` on the same array or dictionary storage is true.
+            .array([.double(.nan)]), .dictionary(["n": .double(.nan)]),
         ]
         var disagreements: [String] = []
         for a in values {

@@ -7,7 +7,7 @@ import Synchronization
 /// an immutable snapshot of the table through an atomic pointer. A build (under
 /// `buildLock`) publishes a new snapshot with its schema added. Snapshots are never freed,
 /// since a reader may still be using one it loaded; there is one per model type built, so
-/// that is a few small dictionaries per process.
+/// that is a few small arrays per process.
 package enum SchemaRegistry {
     /// The schemas built so far, by their model type's address in ascending order: a read
     /// is a binary search over a few words (a dictionary lookup hashed the key with SipHash
