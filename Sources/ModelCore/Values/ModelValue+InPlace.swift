@@ -54,16 +54,10 @@ extension ModelValue {
     }
 
     /// Whether two rows hold equal values, compared in place (see ``equal(_:_:)``):
-    /// `Array`'s `==` without a copy of each value.
+    /// `Array`'s `==` without a copy of each value (``differingSlots(_:_:limit:)`` with no
+    /// slot allowed to differ).
     package static func rowsEqual(_ first: [ModelValue], _ second: [ModelValue]) -> Bool {
-        guard first.count == second.count else { return false }
-        return first.withUnsafeBufferPointer { a in
-            second.withUnsafeBufferPointer { b in
-                guard let a = a.baseAddress, let b = b.baseAddress, a != b else { return true }
-                for k in 0..<first.count where !equal(a + k, b + k) { return false }
-                return true
-            }
-        }
+        differingSlots(first, second, limit: 0) != nil
     }
 
     /// How many slots of two equally long rows differ, and the first of them (or -1),
