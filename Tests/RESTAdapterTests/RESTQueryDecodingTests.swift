@@ -1,6 +1,7 @@
 import Foundation
 import RESTAdapter
 import Testing
+import TestSupport
 
 /// A model with a column of each kind a list query filters on.
 final class QueryItem: Model {
@@ -20,16 +21,11 @@ final class QueryItem: Model {
         get throws { try RowJSONCodec.codec(for: QueryItem.schema) }
     }
 
-    /// A small deterministic generator (SplitMix64).
+    /// A small deterministic generator with the picks these tests make.
     struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var seeded: SeededGenerator
+        init(state: UInt64) { seeded = SeededGenerator(seed: state) }
+        mutating func next() -> UInt64 { seeded.next() }
         mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
         mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
         mutating func text() -> String {

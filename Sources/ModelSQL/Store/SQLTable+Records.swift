@@ -100,6 +100,9 @@ extension SQLTable {
     /// The columns an update of `row` sets: the changed ones (never the id), or all.
     private func columnsToUpdate(_ row: [ModelValue], _ changedColumns: [Int]) throws -> [Int] {
         try schema.checkRow(row)
+        // The caller's list as it is when every column is one to write (the usual case:
+        // no copy, and a connection finds its cached statement by that list).
+        if !changedColumns.isEmpty, changedColumns.allSatisfy({ $0 > 0 && $0 < row.count }) { return changedColumns }
         let columns = changedColumns.filter { $0 > 0 && $0 < row.count }
         return columns.isEmpty ? Array(1..<row.count) : columns
     }

@@ -35,11 +35,11 @@ extension SQLiteConnection: SQLConnection {
     package func update(_ row: [ModelValue], columns: [Int], in table: SQLTable) throws -> Int {
         let statements = statements(for: table.schema)
         let statement: SQLiteStatement
-        if let cached = statements.updates[columns] {
+        if let cached = statements.update(columns) {
             statement = cached
         } else {
             statement = try prepare(table.updateSQL(columns))
-            if statements.updates.count < 64 { statements.updates[columns] = statement }
+            statements.keep(statement, for: columns)
         }
         defer { statement.reset() }
         do {
@@ -130,9 +130,20 @@ extension SQLiteConnection: SQLConnection {
 
     /// The hot-path statements of `schema`'s table on this connection.
     @inline(__always) func statements(for schema: ModelSchema) -> TableStatements {
-        if let statements = tables[ObjectIdentifier(schema)] { return statements }
-        let statements = TableStatements()
-        tables[ObjectIdentifier(schema)] = statements
+        if let last = lastTable, last.schema === schema { return last.statements }
+        return statements(hashing: schema)
+    }
+
+    /// ``statements(for:)`` through the per-connection table, remembered as the last used.
+    private func statements(hashing schema: ModelSchema) -> TableStatements {
+        let statements: TableStatements
+        if let known = tables[ObjectIdentifier(schema)] {
+            statements = known
+        } else {
+            statements = TableStatements()
+            tables[ObjectIdentifier(schema)] = statements
+        }
+        lastTable = (schema, statements)
         return statements
     }
 

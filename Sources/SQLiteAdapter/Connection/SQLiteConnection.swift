@@ -1,3 +1,4 @@
+import ModelCore
 import SwiftModelCSQLite
 
 /// One SQLite connection with its statement cache.
@@ -9,9 +10,15 @@ package final class SQLiteConnection: @unchecked Sendable {
     let handle: OpaquePointer
     /// Where it was opened (for error messages).
     let path: String
-    private var statements: [String: SQLiteStatement] = [:]
+    // The caches below are only touched by the one thread using the connection (see the
+    // type's comment) and no access nests inside another, so the dynamic exclusivity check
+    // each access would pay (about 80 instructions, twice per saved record) proves nothing.
+    @exclusivity(unchecked) private var statements: [String: SQLiteStatement] = [:]
     /// Per-table statements for the hot paths, keyed by schema identity.
-    var tables: [ObjectIdentifier: TableStatements] = [:]
+    @exclusivity(unchecked) var tables: [ObjectIdentifier: TableStatements] = [:]
+    /// The table used last, asked for again without hashing (runs of writes and lookups
+    /// go to one table). Holding the schema keeps its identity from being reused.
+    @exclusivity(unchecked) var lastTable: (schema: ModelSchema, statements: TableStatements)?
 
     /// Opens `path` (`":memory:"` for a private in-memory database), through the VFS named
     /// `vfs` (SQLite's default when `nil`).
@@ -43,6 +50,7 @@ package final class SQLiteConnection: @unchecked Sendable {
     func close() {
         guard !isClosed else { return }
         isClosed = true
+        lastTable = nil
         tables.removeAll()
         statements.removeAll()
         sqlite3_close_v2(handle)
@@ -145,9 +153,28 @@ package final class SQLiteConnection: @unchecked Sendable {
 }
 
 /// The prepared statements of one table's hot paths on one connection.
+///
+/// Used only by its connection's thread, so its properties skip the exclusivity check.
 final class TableStatements {
-    var insert: SQLiteStatement?
-    var find: SQLiteStatement?
-    var deleteByID: SQLiteStatement?
-    var updates: [[Int]: SQLiteStatement] = [:]
+    @exclusivity(unchecked) var insert: SQLiteStatement?
+    @exclusivity(unchecked) var find: SQLiteStatement?
+    @exclusivity(unchecked) var deleteByID: SQLiteStatement?
+    @exclusivity(unchecked) var updates: [[Int]: SQLiteStatement] = [:]
+    /// The `UPDATE` used last and its columns, tried before hashing the columns: the model
+    /// layer hands the same list (often the schema's own array) for runs of updates.
+    @exclusivity(unchecked) var lastUpdate: (columns: [Int], statement: SQLiteStatement)?
+
+    /// The cached `UPDATE` of `columns`, or `nil` when none is prepared yet.
+    @inline(__always) func update(_ columns: [Int]) -> SQLiteStatement? {
+        if let last = lastUpdate, last.columns == columns { return last.statement }
+        guard let statement = updates[columns] else { return nil }
+        lastUpdate = (columns, statement)
+        return statement
+    }
+
+    /// Keeps `statement` as the `UPDATE` of `columns` (up to 64 sets of columns).
+    func keep(_ statement: SQLiteStatement, for columns: [Int]) {
+        if updates.count < 64 { updates[columns] = statement }
+        lastUpdate = (columns, statement)
+    }
 }
