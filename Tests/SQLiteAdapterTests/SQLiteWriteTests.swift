@@ -45,6 +45,23 @@ import Testing
         }
     }
 
+    /// A loaded record's row is shared only with its baseline: changing one column moves the
+    /// old value aside and writes the row in place (no copy), and the save keeps that row.
+    @Test func aLoadedRecordsOneColumnChangeIsWrittenInPlace() throws {
+        try withSQLite { (_: SQLiteAdapter) throws in
+            try Gadget.create(["name": "before", "count": 1])
+            let g = try #require(try Gadget.find(1))
+            let row = g.__values.withUnsafeBufferPointer { $0.baseAddress }
+            g.count = 2
+            #expect(g.__values.withUnsafeBufferPointer { $0.baseAddress } == row, "the row was changed in place")
+            #expect(g.changes == ["count": ColumnChange(old: 1, new: 2)])
+            try g.save()
+            #expect(g.__values.withUnsafeBufferPointer { $0.baseAddress } == row)
+            #expect(!g.isDirty && g.__baseline == g.__values)
+            #expect(try Gadget.find(1)?.count == 2)
+        }
+    }
+
     @Test func nanIsRefusedRatherThanStoredAsNull() throws {
         try withSQLite { (_: SQLiteAdapter) throws in
             let g = Gadget()

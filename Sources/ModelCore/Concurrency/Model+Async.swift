@@ -61,7 +61,7 @@ extension ModelProtocol {
     /// Replaces the values with the stored row (async; see ``reload()``).
     nonisolated(nonsending) public func reload() async throws {
         let (schema, store) = try reloadSource()
-        let id = __baseline[0]
+        let id = __baselineID
         let row: [ModelValue]?
         if let native = AsyncStoreRoute.native(store) {
             row = try await native.find(id: id, in: schema)

@@ -69,7 +69,7 @@ extension ModelProtocol {
         let isolation = #isolation
         guard try beforeDelete() else { return false }
         let before = state
-        let id = __baseline[0]
+        let id = __baselineID
         let deleted: Bool
         if let native = AsyncStoreRoute.native(store) {
             deleted = try await native.delete(id: id, from: schema)
@@ -89,8 +89,9 @@ extension ModelProtocol {
         __isPersisted = false
         TransactionContext.record(
             ModelChange(
-                action: .delete, schema: schema, modelType: ObjectIdentifier(Self.self), id: __baseline[0], values: __baseline),
-            schema: schema, instance: self, adapter: store, undo: (self, before))
+                action: .delete, schema: schema, modelType: ObjectIdentifier(Self.self), id: __baselineID, values: __baseline),
+            schema: schema, instance: self, adapter: store, undoing: self
+        ) { RecordUndo(self, before: before, isolation: $0) }
     }
 
     /// The async save: hooks here, the row's write on the pool, the saved state here.

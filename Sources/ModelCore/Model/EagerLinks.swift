@@ -11,7 +11,7 @@ extension ModelObject {
         _withObjects(records) { records in
             var ids: [ModelValue] = []
             ids.reserveCapacity(records.count)
-            for record in records where record.__isPersisted { ids.append(record.__baseline[0]) }
+            for record in records where record.__isPersisted { ids.append(record.__baselineID) }
             return ids
         }
     }
@@ -46,7 +46,7 @@ extension ModelObject {
     ) {
         var position = KeyPositions(minimumCapacity: owners.count)
         for index in owners.indices where owners[index].__isPersisted {
-            position.insert(owners[index].__baseline[0], at: index)
+            position.insert(owners[index].__baselineID, at: index)
         }
         // Each child's owner, found once; the counts size each group before it is filled.
         var ownerOf = [Int](repeating: -1, count: children.count)
@@ -64,7 +64,7 @@ extension ModelObject {
             children[k]._linkInverse(owners[index], slot: foreignKey)
         }
         for owner in owners where owner.__isPersisted {
-            owner.extras.related.children[location] = position[owner.__baseline[0]].map { groups[$0] } ?? []
+            owner.extras.related.children[location] = position[owner.__baselineID].map { groups[$0] } ?? []
         }
     }
 

@@ -56,7 +56,7 @@ extension ModelProtocol {
                 ModelChange(
                     action: action, schema: schema, modelType: ObjectIdentifier(Self.self), id: key, values: [], changedSlots: $0)
             } ?? ModelChange(action: action, schema: schema, modelType: ObjectIdentifier(Self.self), id: key, values: [])
-        TransactionContext.record(change, schema: schema, instance: nil, adapter: store, undo: nil)
+        TransactionContext.record(change, schema: schema, instance: nil, adapter: store)
     }
 
     /// Loads the record with this id, lets `change` modify it, and saves it: validations,

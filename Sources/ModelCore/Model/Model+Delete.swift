@@ -16,7 +16,7 @@ extension ModelProtocol {
         }
         guard try beforeDelete() else { return false }
         let before = state
-        let id = __baseline[0]
+        let id = __baselineID
         try store.deleteStored(id: id, from: schema)
         didDelete(store: store, schema: schema, undoing: before)
         afterDelete()

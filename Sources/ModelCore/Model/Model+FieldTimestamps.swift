@@ -67,7 +67,7 @@ extension ModelProtocol {
                 continue
             }
             // A change is also a set (so a change rolled back and saved again stamps both).
-            let changed = __values[stamps.column] != __baseline[stamps.column]
+            let changed = __values[stamps.column] != _baselineValue(at: stamps.column)
             if changed || assigned.contains(stamps.column) { _assign(now, at: stamps.setAt) }
             if changed { _assign(now, at: stamps.changedAt) }
         }

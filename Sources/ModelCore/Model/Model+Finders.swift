@@ -139,7 +139,7 @@ extension ModelProtocol {
         let change = ModelChange(
             action: action, schema: schema, modelType: ObjectIdentifier(Self.self), id: .null, values: [],
             changedSlots: slots, count: count)
-        TransactionContext.record(change, schema: schema, instance: nil, adapter: store, undo: nil)
+        TransactionContext.record(change, schema: schema, instance: nil, adapter: store)
     }
 
     /// A record holding a stored row, which must fit the schema (``StoreError``

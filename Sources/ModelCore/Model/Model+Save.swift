@@ -206,6 +206,8 @@ extension ModelProtocol {
         if let stored = written.stored, stored.count == __values.count, !isObserved {
             // Nobody to tell of the change (observers, bindings, a context): the record
             // shares the stored row as it is instead of copying its own to take the id.
+            // (The baseline, which becomes this row below, stops depending on the values.)
+            if __baselinePatch != nil { __baseline = stored }
             __values = stored
         } else {
             if isNew, let id = written.id { _assign(id, at: 0) }
@@ -245,22 +247,28 @@ extension ModelProtocol {
             }
             return []
         }
-        guard __values[0] == __baseline[0] else {
+        let id = __baselineID
+        guard __values[0] == id else {
             throw ModelError(
-                .idChanged, model: schema.modelName, id: __baseline[0],
-                message: "the id of a stored record cannot change (was \(__baseline[0]), now \(__values[0]))")
+                .idChanged, model: schema.modelName, id: id,
+                message: "the id of a stored record cannot change (was \(id), now \(__values[0]))")
         }
         stampFieldTimestamps(schema, isNew: false)
         // The first changed slot alone is kept as a number: an update of one column takes
         // its list from the schema (``ModelSchema/lonelyChanges``) instead of making one.
         var first = 0
         var changed: [Int] = []
-        for k in 1..<__values.count where __values[k] != __baseline[k] {
-            if first == 0 {
-                first = k
-            } else {
-                if changed.isEmpty { changed.append(first) }
-                changed.append(k)
+        if let patch = __baselinePatch {
+            // One column changed since the save or load (the rest is the baseline).
+            if patch.slot > 0, __values[patch.slot] != patch.old { first = patch.slot }
+        } else {
+            for k in 1..<__values.count where __values[k] != __baselineRow[k] {
+                if first == 0 {
+                    first = k
+                } else {
+                    if changed.isEmpty { changed.append(first) }
+                    changed.append(k)
+                }
             }
         }
         guard first != 0 else { return nil }
@@ -298,25 +306,34 @@ extension ModelProtocol {
             ModelChange(
                 action: isNew ? .insert : .update, schema: schema, modelType: ObjectIdentifier(Self.self), id: written[0],
                 values: written, changedSlots: changed),
-            schema: schema, instance: self, adapter: store, undo: (self, before))
+            schema: schema, instance: self, adapter: store, undoing: self
+        ) { RecordUndo(self, before: before, isolation: $0) }
     }
 }
 
 extension ModelObject {
     /// Puts back values, saved state and store as captured before a write.
     package final func restore(_ state: RecordState) {
+        // The baseline is replaced below: drop it first so the values are not compared to
+        // it or copied for it while they are put back.
+        __baseline = []
         switch state.values {
         case .row(let values): _assignAll(values)
         case .handedWithID(let id): if !__values.isEmpty { _assign(id, at: 0) }
         }
-        __baseline = state.baseline
+        switch state.baseline {
+        case .row(let row): __baselineRow = row
+        case .patch(let patch): __baselinePatch = patch
+        }
         __isPersisted = state.isPersisted
         __home = state.home
     }
 
     /// The record's values, saved state and store, to restore after a failed write.
     package final var state: RecordState {
-        RecordState(values: .row(__values), baseline: __baseline, isPersisted: __isPersisted, home: __home)
+        let baseline: RecordState.Baseline
+        if let patch = __baselinePatch { baseline = .patch(patch) } else { baseline = .row(__baselineRow) }
+        return RecordState(values: .row(__values), baseline: baseline, isPersisted: __isPersisted, home: __home)
     }
 }
 
@@ -331,12 +348,20 @@ package struct RecordState: Sendable {
         case handedWithID(ModelValue)
     }
 
+    /// The baseline to put back.
+    enum Baseline: Sendable {
+        /// This row.
+        case row([ModelValue])
+        /// `values` with the patch's slot put back (see ``ModelObject/__baselinePatch``).
+        case patch(BaselinePatch)
+    }
+
     private(set) var values: Values
-    let baseline: [ModelValue]
+    let baseline: Baseline
     let isPersisted: Bool
     let home: (any PersistenceAdapter)?
 
-    init(values: Values, baseline: [ModelValue], isPersisted: Bool, home: (any PersistenceAdapter)?) {
+    init(values: Values, baseline: Baseline, isPersisted: Bool, home: (any PersistenceAdapter)?) {
         self.values = values
         self.baseline = baseline
         self.isPersisted = isPersisted

@@ -27,15 +27,16 @@ extension ModelProtocol {
     /// assigning back the saved value makes it clean again.
     public var isDirty: Bool {
         _ = recordSchema
-        return __values != __baseline
+        return _valuesChanged
     }
 
     /// The columns that differ from their saved (or initial) value: name → old and new.
     public var changes: [String: ColumnChange] {
         let schema = recordSchema
         var result: [String: ColumnChange] = [:]
-        for k in __values.indices where __values[k] != __baseline[k] {
-            result[schema.columns[k].name] = ColumnChange(old: __baseline[k], new: __values[k])
+        let baseline = __baseline
+        for k in __values.indices where __values[k] != baseline[k] {
+            result[schema.columns[k].name] = ColumnChange(old: baseline[k], new: __values[k])
         }
         return result
     }
@@ -60,7 +61,7 @@ extension ModelProtocol {
     ///   row is gone; adapter errors.
     public func reload() throws {
         let (schema, store) = try reloadSource()
-        try applyReloaded(store.find(id: __baseline[0], in: schema), schema: schema)
+        try applyReloaded(store.find(id: __baselineID, in: schema), schema: schema)
     }
 
     /// The schema and store `reload()` reads, or why it cannot.
@@ -76,7 +77,7 @@ extension ModelProtocol {
     /// Takes the stored row `reload()` read (nil: the row is gone).
     package func applyReloaded(_ row: [ModelValue]?, schema: ModelSchema) throws {
         guard let row else {
-            throw ModelError(.recordNotFound, model: schema.modelName, id: __baseline[0], message: "the record is no longer stored")
+            throw ModelError(.recordNotFound, model: schema.modelName, id: __baselineID, message: "the record is no longer stored")
         }
         _assignAll(row)
         __baseline = row

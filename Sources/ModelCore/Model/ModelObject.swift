@@ -19,8 +19,13 @@ open class ModelObject {
     @exclusivity(unchecked) @usableFromInline package final var __values: [ModelValue] = []
     /// The schema, attached on first use.
     @exclusivity(unchecked) @usableFromInline package final var __schema: ModelSchema?
-    /// Values as last saved or loaded; for a new record, as first initialised.
-    @exclusivity(unchecked) package final var __baseline: [ModelValue] = []
+    /// Values as last saved or loaded; for a new record, as first initialised (see
+    /// ``__baseline``): this row, unless ``__baselinePatch`` holds the baseline instead.
+    @exclusivity(unchecked) package final var __baselineRow: [ModelValue] = []
+    /// The baseline as the current values with one slot put back, kept while a saved
+    /// record has one changed column (see ``_store(_:at:)``); `__baselineRow` is then
+    /// empty.
+    @exclusivity(unchecked) package final var __baselinePatch: BaselinePatch?
     /// Whether the record exists in a store.
     @exclusivity(unchecked) package final var __isPersisted = false
     /// The adapter the record was loaded from or saved to.
@@ -98,17 +103,17 @@ open class ModelObject {
             let equal = withUnsafePointer(to: value) { new in
                 __values.withUnsafeBufferPointer { ModelValue.equal($0.baseAddress.unsafelyUnwrapped + slot, new) }
             }
-            if !equal { __values[slot] = value }
+            if !equal { _store(value, at: slot) }
             return
         }
         let old = __values[slot]
         if old == value { return }
         if let registrar = __observation?.registrar {
             registrar.willSet(self, keyPath: \ModelObject.__observed)
-            __values[slot] = value
+            _store(value, at: slot)
             registrar.didSet(self, keyPath: \ModelObject.__observed)
         } else {
-            __values[slot] = value
+            _store(value, at: slot)
         }
         if __membership != nil, !__registryTracked { _noteRegistryChange() }
         if let extras = __extras { extras.didChange(self, slot: slot, old: old, new: value) }
@@ -117,7 +122,10 @@ open class ModelObject {
     /// Whether the values differ from the baseline (as last saved or loaded). For code
     /// outside ModelCore, which pays a dynamic exclusivity check on each of the record's
     /// fields it reads (``ModelObject``'s unchecked fields are unchecked only here).
-    package final var _valuesChanged: Bool { !ModelValue.rowsEqual(__values, __baseline) }
+    package final var _valuesChanged: Bool {
+        if let patch = __baselinePatch { return __values[patch.slot] != patch.old }
+        return !ModelValue.rowsEqual(__values, __baselineRow)
+    }
 
     /// Whether anything hears of the record's value changes: an Observation registrar, a
     /// context holding it, or observers and bindings (``RecordExtras``). When nothing does,

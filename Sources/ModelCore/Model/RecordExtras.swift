@@ -40,6 +40,7 @@ extension ModelObject {
 
     /// Assigns a whole row, notifying observers of each column that changes.
     package final func _assignAll(_ values: [ModelValue]) {
+        _settleBaseline()
         guard let extras = __extras, !extras.observers.isEmpty else {
             if __membership != nil, !__registryTracked, values != __values { _noteRegistryChange() }
             if let registrar = __observation?.registrar, values != __values {

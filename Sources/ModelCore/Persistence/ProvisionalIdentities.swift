@@ -98,6 +98,7 @@ package enum ProvisionalIdentities {
     /// What the server stored, into a saved instance: each column whose value is still the
     /// saved one (not edited since) takes the stored value, which becomes the saved one.
     private static func adopt(_ stored: [ModelValue], into record: ModelObject) {
+        record._settleBaseline()
         guard stored.count == record.__values.count, record.__baseline.count == stored.count else { return }
         for k in 1..<stored.count where record.__values[k] == record.__baseline[k] && stored[k] != record.__values[k] {
             record._assign(stored[k], at: k)

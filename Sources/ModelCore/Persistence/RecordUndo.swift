@@ -92,16 +92,39 @@ package struct RecordUndo {
             // The written row is the handed one with the id the store set.
             values = written.first == id ? .same : id.isNull ? .nilID : .one(0, id)
         }
-        baseline = Row(before.baseline, against: written)
+        baseline = Self.baseline(of: before, against: written)
         isPersisted = before.isPersisted
         home = before.home
+    }
+
+    /// `before`'s baseline as a row kept against `written`. A baseline held as one put-back
+    /// slot over values the write did not change (an update of one column) is that slot,
+    /// with no row made.
+    @inline(__always) private static func baseline(of before: RecordState, against written: [ModelValue]) -> Row {
+        let patch: BaselinePatch
+        switch before.baseline {
+        case .row(let row): return Row(row, against: written)
+        case .patch(let held): patch = held
+        }
+        var row: [ModelValue]
+        switch before.values {
+        case .row(let values):
+            if ModelValue.sharesStorage(values, written), patch.slot < written.count { return .one(patch.slot, patch.old) }
+            row = values
+        case .handedWithID(let id):
+            row = written
+            if !row.isEmpty { row[0] = id }
+        }
+        if patch.slot < row.count { row[patch.slot] = patch.old }
+        return Row(row, against: written)
     }
 
     /// Puts `record` back as it was before the write.
     func restore(_ record: ModelObject) {
         record.restore(
             RecordState(
-                values: .row(values.applied(to: written)), baseline: baseline.applied(to: written), isPersisted: isPersisted, home: home))
+                values: .row(values.applied(to: written)), baseline: .row(baseline.applied(to: written)), isPersisted: isPersisted,
+                home: home))
     }
 }
 
@@ -125,11 +148,13 @@ package enum UndoLedger {
     static let lock = RecursiveLock()
 
     /// Adds `record`'s undo for `level` unless the level already holds one (the earliest
-    /// state in a level is the one its rollback restores); true when added.
-    static func note(_ record: ModelObject, level: UInt64, _ undo: () -> RecordUndo) -> Bool {
+    /// state in a level is the one its rollback restores) or `undo` makes none; true when
+    /// added.
+    static func note(_ record: ModelObject, level: UInt64, _ undo: () -> RecordUndo?) -> Bool {
         lock.withLock {
             if record.__undo.contains(where: { $0.level == level }) { return false }
-            record.__undo.append(UndoEntry(level: level, undo: undo()))
+            guard let made = undo() else { return false }
+            record.__undo.append(UndoEntry(level: level, undo: made))
             return true
         }
     }

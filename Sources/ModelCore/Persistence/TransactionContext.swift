@@ -17,11 +17,16 @@ package enum TransactionContext {
     }
 
     /// Records a committed-if-the-transaction-commits change, or delivers it now when no
-    /// transaction is open. `undo` is the record and the state it gets back if the
-    /// transaction rolls back. `change` is only built when it will be announced.
+    /// transaction is open. `record` is the record written and `undo` makes what puts it
+    /// back if the transaction rolls back (given the isolation to restore it in); both are
+    /// only used inside a transaction, and `undo` only for the record's first write at a
+    /// level. (A non-escaping closure reads the caller's state in place: passing the state
+    /// itself copied it out of line several times per save.) `change` is only built when
+    /// it will be announced.
     package static func record(
         _ change: @autoclosure () -> ModelChange, schema: ModelSchema, instance: AnyObject?,
-        adapter: any PersistenceAdapter, undo: (ModelObject, RecordState)?
+        adapter: any PersistenceAdapter, undoing record: ModelObject? = nil,
+        _ undo: (_ isolation: (any Actor)?) -> RecordUndo? = { _ in nil }
     ) {
         // A change is kept for the commit only while something takes changes: like one
         // made outside a transaction, it goes to the listeners there are when it is made.
@@ -32,7 +37,7 @@ package enum TransactionContext {
             let registryActive = RegistryHub.isActive
             let suppressed = (hasListeners || registryActive) && ModelNotifications.areSuppressed
             let keeps = (!suppressed && hasListeners) || registryActive
-            if handle.note(change, schema: schema, instance: instance, announce: !suppressed, keepsChange: keeps, undo: undo) {
+            if handle.note(change, schema: schema, instance: instance, announce: !suppressed, keepsChange: keeps, undoing: record, undo) {
                 return
             }
         }

@@ -181,9 +181,9 @@ public final class TransactionHandle: @unchecked Sendable {
     /// unless it already holds an earlier state of the record.
     func note(
         _ change: () -> ModelChange, schema: ModelSchema, instance: AnyObject?, announce: Bool, keepsChange: Bool,
-        undo: (ModelObject, RecordState)?
+        undoing record: ModelObject?, _ undo: (_ isolation: (any Actor)?) -> RecordUndo?
     ) -> Bool {
-        let isolation = undo == nil ? nil : foreignIsolation()
+        let isolation = record == nil ? nil : foreignIsolation()
         return lock.withLock {
             guard !levels.isEmpty else { return false }
             let top = levels.count - 1
@@ -192,9 +192,8 @@ public final class TransactionHandle: @unchecked Sendable {
                 levels[top].changes.append(
                     PendingChange(change(), instance: instance, announce: announce, lastSubscriber: ModelNotifications.lastSubscriber))
             }
-            if let (record, before) = undo {
-                guard UndoLedger.note(record, level: levels[top].serial, { RecordUndo(record, before: before, isolation: isolation) })
-                else { return true }
+            if let record {
+                guard UndoLedger.note(record, level: levels[top].serial, { undo(isolation) }) else { return true }
                 levels[top].written.append(WrittenRecord(record))
             }
             return true

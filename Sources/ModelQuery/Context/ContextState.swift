@@ -111,7 +111,7 @@ extension ModelContext {
         mutating func remove(_ record: ModelObject) -> RegistryMembership? {
             untrack(record)
             if let schema = record.__schema {
-                let key = Key(store: record.__home, schema: schema, id: record.__baseline.first ?? .null)
+                let key = Key(store: record.__home, schema: schema, id: record.__baselineID)
                 if byID[key]?.record === record { byID[key] = nil }
             }
             return isMember(record) ? token : nil

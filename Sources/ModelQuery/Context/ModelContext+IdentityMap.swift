@@ -29,7 +29,7 @@ extension ModelContext: RecordRegistry {
             if !isNew { refresh(record, from: row, store: store) }
             return unsafeDowncast(record, to: M.self)
         }
-        if let held = state.withLock({ $0.byID[key]?.record }) as? M, held.__isPersisted, held.__baseline[0] == row[0],
+        if let held = state.withLock({ $0.byID[key]?.record }) as? M, held.__isPersisted, held.__baselineID == row[0],
             held.__home === store
         {
             return held
@@ -47,7 +47,7 @@ extension ModelContext: RecordRegistry {
             guard state.deletedCount > 0 else { return (record, false) }
             return (record, state.pending[ObjectIdentifier(record)]?.deleted ?? false)
         }
-        if let held, held.__isPersisted, held.__baseline[0] == id {
+        if let held, held.__isPersisted, held.__baselineID == id {
             // The same id read from another store is not this record.
             guard held.__home === store else { return .miss }
             return deleted ? .deleted : .hit(held)
@@ -59,7 +59,7 @@ extension ModelContext: RecordRegistry {
     }
 
     package func didSave(_ record: ModelObject, schema: ModelSchema, store: any PersistenceAdapter) {
-        let key = Key(store: store, schema: schema, id: record.__baseline[0])
+        let key = Key(store: store, schema: schema, id: record.__baselineID)
         state.withLock { state in
             let member = state.isMember(record)
             guard member || RegistryScope.current === self else { return }
@@ -98,7 +98,7 @@ extension ModelContext: RecordRegistry {
         in slot: inout Slot, row: [ModelValue], schema: ModelSchema, store: any PersistenceAdapter, as type: M.Type,
         retains: Bool, isNew: inout Bool
     ) -> ModelObject {
-        if let held = slot.record as? M, held.__isPersisted, held.__baseline[0] == row[0], held.__home === store {
+        if let held = slot.record as? M, held.__isPersisted, held.__baselineID == row[0], held.__home === store {
             return held
         }
         let record = M()
@@ -152,7 +152,7 @@ extension ModelContext: RecordRegistry {
     /// Brings an unchanged held record up to a row just read from its store. A record
     /// with unsaved changes keeps them.
     func refresh(_ record: ModelObject, from row: [ModelValue], store: any PersistenceAdapter) {
-        guard parent == nil, record.__baseline != row, !record._valuesChanged else { return }
+        guard parent == nil, !record._valuesChanged, record.__baseline != row else { return }
         record._assignAll(row)
         record.__baseline = row
         record.__home = store

@@ -15,7 +15,8 @@ extension ModelContext {
                 continue
             }
             let target = try parent.counterpart(of: model)
-            for slot in record.__values.indices where record.__values[slot] != record.__baseline[slot] {
+            let baseline = record.__baseline
+            for slot in record.__values.indices where record.__values[slot] != baseline[slot] {
                 target._assign(record.__values[slot], at: slot)
             }
             record.__baseline = record.__values
@@ -34,7 +35,7 @@ extension ModelContext {
     func counterpart<M: ModelProtocol>(of record: M) throws -> M {
         let schema = record.recordSchema
         let home = try record.__home ?? ModelStore.resolve(ObjectIdentifier(M.self), modelName: schema.modelName)
-        let key = Key(store: home, schema: schema, id: record.__baseline[0])
+        let key = Key(store: home, schema: schema, id: record.__baselineID)
         if let held = state.withLock({ $0.byID[key]?.record }) as? M, held.__isPersisted { return held }
         let copy = M()
         copy._load(record.__baseline, schema: schema, from: home)

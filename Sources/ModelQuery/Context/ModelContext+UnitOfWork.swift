@@ -72,7 +72,7 @@ extension ModelContext {
                     guard let model = record.asModel, model.__isPersisted else { continue }
                     guard try model.destroy() else {
                         throw ModelError(
-                            .cancelled, model: model.recordSchema.modelName, id: model.__baseline[0],
+                            .cancelled, model: model.recordSchema.modelName, id: model.__baselineID,
                             message: "a before-hook declined the deletion; the context saved nothing")
                     }
                 }
@@ -131,10 +131,10 @@ extension ModelContext {
         try state.withLock { (state: inout State) throws(ContextError) in
             if state.isMember(record) { return }
             if record.__isPersisted {
-                let key = Key(store: record.__home, schema: schema, id: record.__baseline[0])
+                let key = Key(store: record.__home, schema: schema, id: record.__baselineID)
                 if let held = state.byID[key]?.record, held !== record, held.__isPersisted {
                     throw ContextError(
-                        .duplicateRecord, model: schema.modelName, id: record.__baseline[0],
+                        .duplicateRecord, model: schema.modelName, id: record.__baselineID,
                         message: "the context already holds another instance of this record")
                 }
                 state.byID[key] = Slot(weak: record, strong: retainsRecords ? record : nil)

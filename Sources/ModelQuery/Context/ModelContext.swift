@@ -82,7 +82,7 @@ public final class ModelContext: @unchecked Sendable {
     /// current and saved rows, with string and data payloads.
     public var approximateByteSize: Int {
         records.reduce(0) { total, record in
-            total + 64 + record.__values.approximateByteSize + record.__baseline.approximateByteSize
+            total + 64 + record.__values.approximateByteSize + record.__baselineRow.approximateByteSize
         }
     }
 

@@ -19,7 +19,7 @@ public struct Children<Child: ModelProtocol> {
     }
 
     /// The owner's id, or nil while the owner is unsaved.
-    var ownerID: ModelValue? { owner.__isPersisted ? .some(owner.__baseline[0]) : .none }
+    var ownerID: ModelValue? { owner.__isPersisted ? .some(owner.__baselineID) : .none }
 
     /// The children as a query (matches nothing while the owner is unsaved).
     public var query: Query<Child> {
@@ -54,7 +54,7 @@ public struct Children<Child: ModelProtocol> {
     /// once, and the children read know their owner (`child.parent` needs no query).
     private func read(_ fetch: (Query<Child>) throws -> [Child]) throws -> [Child] {
         let relation = try self.relation()
-        let children = try fetch(relation.childQuery(of: [owner.__baseline[0]], as: Child.self, store: owner.__home))
+        let children = try fetch(relation.childQuery(of: [owner.__baselineID], as: Child.self, store: owner.__home))
         owner.linkInverse(of: children, foreignKey: relation.foreignKey)
         return children
     }

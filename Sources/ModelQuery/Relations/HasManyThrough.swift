@@ -138,7 +138,7 @@ public struct Through<Target: ModelProtocol> {
 
     /// The targets as a query: reads the intermediate keys now (one store query).
     public func query() throws -> Query<Target> {
-        let ownerID: ModelValue? = owner.__isPersisted ? .some(owner.__baseline[0]) : .none
+        let ownerID: ModelValue? = owner.__isPersisted ? .some(owner.__baselineID) : .none
         return try Self.query(path: path, ownerID: ownerID, home: owner.__home, shape: shape)
     }
 

@@ -88,7 +88,7 @@ enum HasOneReplacement {
         _ child: Child?, owner: ModelObject, location: Int, store: any PersistenceAdapter
     ) throws {
         let relation = try RelationLookup.relation(of: owner, at: location)
-        let ownerID = owner.__baseline[0]
+        let ownerID = owner.__baselineID
         let query = relation.children(of: [ownerID])
         var keep: ModelValue? = .none  // (ModelValue is nil-literal convertible: spelled out)
         if let child, !child.isNew { keep = .some(child.__values[0]) }

@@ -41,7 +41,7 @@ extension ModelProtocol {
 
     /// Whether the record is not being destroyed further up this thread's cascade.
     private func isAlive(_ schema: ModelSchema) -> Bool {
-        !DestroyGuard.isActive(DestroyGuard.Key(schema: ObjectIdentifier(schema), id: __baseline[0]))
+        !DestroyGuard.isActive(DestroyGuard.Key(schema: ObjectIdentifier(schema), id: __baselineID))
     }
 
     /// The first steps of a destroy, in the caller's isolation: the before-hooks. Nil when
@@ -50,7 +50,7 @@ extension ModelProtocol {
     package func beginDestroy(schema: ModelSchema, store: any PersistenceAdapter) throws -> DestroyStart? {
         guard isAlive(schema) else { return nil }
         guard try beforeDestroy(), try beforeDelete() else { return nil }
-        return DestroyStart(schema: schema, store: store, id: __baseline[0], relations: try schema.relations(), before: state)
+        return DestroyStart(schema: schema, store: store, id: __baselineID, relations: try schema.relations(), before: state)
     }
 
     /// The store work of a destroy, on any thread (no record of the caller is touched):
@@ -105,7 +105,7 @@ extension ModelProtocol {
             for record in records {
                 guard try record.destroy() else {
                     throw ModelError(
-                        .cancelled, model: schema.modelName, id: record.__baseline[0],
+                        .cancelled, model: schema.modelName, id: record.__baselineID,
                         message: "destroyAll() stopped: a before-hook declined; nothing was deleted")
                 }
             }

@@ -120,7 +120,7 @@ extension ModelProtocol {
             setLoadedChildren([], at: relation.location)
             return []
         }
-        return rememberChildren(try relation.childQuery(of: [__baseline[0]], as: Child.self, store: __home).all(), of: relation)
+        return rememberChildren(try relation.childQuery(of: [__baselineID], as: Child.self, store: __home).all(), of: relation)
     }
 }
 

@@ -38,7 +38,7 @@ extension ModelProtocol {
             return []
         }
         let (_, store) = try Child.context(__home)
-        let query = relation.childQuery(of: [__baseline[0]], as: Child.self, store: store)
+        let query = relation.childQuery(of: [__baselineID], as: Child.self, store: store)
         return rememberChildren(try await query.all(), of: relation)
     }
 }
@@ -72,7 +72,7 @@ extension Children {
         _ fetch: (Query<Child>) async throws -> [Child]
     ) async throws -> [Child] {
         let relation = try self.relation()
-        let children = try await fetch(relation.childQuery(of: [owner.__baseline[0]], as: Child.self, store: owner.__home))
+        let children = try await fetch(relation.childQuery(of: [owner.__baselineID], as: Child.self, store: owner.__home))
         owner.linkInverse(of: children, foreignKey: relation.foreignKey)
         return children
     }
@@ -83,7 +83,7 @@ extension Through {
     /// awaiting an ``AsyncPersistenceAdapter``.
     nonisolated(nonsending) private func asyncQuery() async throws -> Query<Target> {
         let (path, shape) = (self.path, self.shape)
-        let ownerID: ModelValue? = owner.__isPersisted ? .some(owner.__baseline[0]) : .none
+        let ownerID: ModelValue? = owner.__isPersisted ? .some(owner.__baselineID) : .none
         let (_, store) = try Target.context(owner.__home)
         if let native = AsyncStoreRoute.native(store), let ownerID {
             let resolved = try Self.resolvedPath(path)

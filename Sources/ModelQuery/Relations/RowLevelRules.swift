@@ -83,7 +83,7 @@ enum DeleteRuleAction {
             for record in try Child.fetch(children, store: store) {
                 guard try record.destroy() else {
                     throw ModelError(
-                        .cancelled, model: children.schema.modelName, id: record.__baseline[0],
+                        .cancelled, model: children.schema.modelName, id: record.__baselineID,
                         message: "a before-hook declined while destroying dependent records; nothing was deleted")
                 }
             }

@@ -34,7 +34,7 @@ extension ValidationPlan where M: Validatable {
     ) throws -> ValidationErrors {
         let schema = record.recordSchema
         // (ModelValue is nil-literal convertible: spell out the optional.)
-        let id: ModelValue? = record.isNew ? Optional.none : .some(record.__baseline[0])
+        let id: ModelValue? = record.isNew ? Optional.none : .some(record.__baselineID)
         var errors = ValidationErrors()
         for rule in rules {
             if let slot, rule.slot != slot { continue }
