@@ -79,6 +79,7 @@ let package = Package(
             name: "SQLiteAdapterTests",
             dependencies: [
                 "SQLiteAdapter", "ArrayAdapter", "TestSupport", "AdapterConformance", "CrashHelper", "PowerCutVFS",
+                "SwiftModelCSQLite",
             ]),
         // A SQLite VFS that simulates power loss (test-only, C).
         .target(name: "PowerCutVFS", dependencies: ["SwiftModelCSQLite"], path: "Tests/PowerCutVFS"),

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
-import SQLiteAdapter
+@testable import SQLiteAdapter
+import SwiftModelCSQLite
 import Synchronization
 import Testing
 
@@ -143,5 +144,33 @@ final class CacheShelfF: Model {
             #expect(mismatches.withLock { $0 } == [])
             for (table, find) in finders.enumerated() { #expect(try find() == labels[table]) }
         }
+    }
+
+    /// A cached statement keeps its small bound values between runs (the next run rebinds
+    /// every parameter and reuses their buffers) but lets go of a large one when reset.
+    @Test func aResetStatementKeepsNoLargeBoundValue() throws {
+        let connection = try SQLiteConnection(path: ":memory:", readOnly: false)
+        try connection.execute("CREATE TABLE t (a TEXT, b BLOB)")
+        let statement = try connection.cached("INSERT INTO t VALUES (?, ?)")
+        func bound() -> String {
+            guard let text = sqlite3_expanded_sql(statement.handle) else { return "" }
+            defer { sqlite3_free(text) }
+            return String(cString: text)
+        }
+        try statement.bind([.string("small"), .data(Data([1, 2]))])
+        try statement.run()
+        statement.reset()
+        #expect(bound() == "INSERT INTO t VALUES ('small', x'0102')")
+        let large = String(repeating: "x", count: SQLiteStatement.largeValue)
+        try statement.bind([.string(large), .data(Data([3]))])
+        try statement.run()
+        statement.reset()
+        #expect(bound() == "INSERT INTO t VALUES (NULL, NULL)")
+        try statement.bind([.string("again"), .data(Data(repeating: 7, count: SQLiteStatement.largeValue))])
+        try statement.run()
+        statement.reset()
+        #expect(bound() == "INSERT INTO t VALUES (NULL, NULL)")
+        #expect(try connection.scalar("SELECT count(*) FROM t") == .int(3))
+        #expect(try connection.scalar("SELECT length(a) FROM t WHERE rowid = 2") == .int(Int64(SQLiteStatement.largeValue)))
     }
 }
