@@ -69,7 +69,7 @@ let package = Package(
         .executableTarget(name: "QuickStart", dependencies: ["ArrayAdapter"], path: "Examples/QuickStart"),
         .executableTarget(
             name: "RESTSync", dependencies: ["RESTAdapter", "RESTTestServer", "SQLiteAdapter"], path: "Examples/RESTSync"),
-        .testTarget(name: "ModelCoreTests", dependencies: ["ModelCore", "ArrayAdapter", "TestSupport"]),
+        .testTarget(name: "ModelCoreTests", dependencies: ["ModelCore", "ArrayAdapter", "AdapterConformance", "TestSupport"]),
         .testTarget(name: "ModelValidationTests", dependencies: ["ModelValidation", "ArrayAdapter"]),
         .testTarget(name: "ModelQueryTests", dependencies: ["ModelQuery", "ModelEngine", "ArrayAdapter", "AdapterConformance", "TestSupport"]),
         .testTarget(name: "ModelFormsTests", dependencies: ["ModelForms", "ArrayAdapter"]),

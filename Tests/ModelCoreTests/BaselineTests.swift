@@ -1,8 +1,8 @@
+import AdapterConformance
 import ArrayAdapter
 import Foundation
 import ModelCore
 import Testing
-import TestSupport
 
 /// Four plain columns, no stamps: every value a test expects is one it set.
 final class Ledger: Model {
@@ -54,7 +54,7 @@ final class Ledger: Model {
                 records.append(record)
                 expected.append(Expected(values: record.__values, baseline: record.__values))
             }
-            var random = SeededGenerator(seed: 57)
+            var random = SeededRandom(seed: 57)
             let names: [ModelValue] = ["a", "b", "l0"]
             let notes: [ModelValue] = [nil, "x"]
             func assign(_ r: Int, _ step: Int) {

@@ -1,7 +1,7 @@
+import AdapterConformance
 import Foundation
 import RESTAdapter
 import Testing
-import TestSupport
 
 /// A model with a column of each kind a list query filters on.
 final class QueryItem: Model {
@@ -23,8 +23,8 @@ final class QueryItem: Model {
 
     /// A small deterministic generator with the picks these tests make.
     struct Generator {
-        var seeded: SeededGenerator
-        init(state: UInt64) { seeded = SeededGenerator(seed: state) }
+        var seeded: SeededRandom
+        init(state: UInt64) { seeded = SeededRandom(seed: state) }
         mutating func next() -> UInt64 { seeded.next() }
         mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
         mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }

@@ -1,3 +1,4 @@
+import AdapterConformance
 import Dispatch
 import Foundation
 @testable import SQLiteAdapter
@@ -57,7 +58,7 @@ final class CacheShelfF: Model {
                 try y.save(to: store)
                 b.append(y)
             }
-            var random = SeededGenerator(seed: 41)
+            var random = SeededRandom(seed: 41)
             for step in 0..<600 {
                 let k = Int(random.next() % 8)
                 let which = random.next() % 4

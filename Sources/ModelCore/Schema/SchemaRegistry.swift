@@ -22,17 +22,7 @@ package enum SchemaRegistry {
         }
 
         /// Where `key` is, or where it would go.
-        func position(of key: UInt) -> Int {
-            keys.withUnsafeBufferPointer { keys in
-                var low = 0
-                var high = keys.count
-                while low < high {
-                    let middle = low + (high - low) / 2
-                    if keys[middle] < key { low = middle + 1 } else { high = middle }
-                }
-                return low
-            }
-        }
+        func position(of key: UInt) -> Int { keys.lowerBound(of: key) }
 
         func schema(for key: UInt) -> ModelSchema? {
             let k = position(of: key)

@@ -35,15 +35,8 @@ package final class SQLTableCatalog: Sendable {
         }
 
         func table(for key: UInt) -> SQLTable? {
-            keys.withUnsafeBufferPointer { keys in
-                var low = 0
-                var high = keys.count
-                while low < high {
-                    let middle = low + (high - low) / 2
-                    if keys[middle] < key { low = middle + 1 } else { high = middle }
-                }
-                return low < keys.count && keys[low] == key ? tables[low] : nil
-            }
+            let k = keys.lowerBound(of: key)
+            return k < keys.count && keys[k] == key ? tables[k] : nil
         }
     }
 
