@@ -1,4 +1,5 @@
 import ArrayAdapter
+import AdapterConformance
 import Foundation
 import Testing
 
@@ -21,17 +22,29 @@ final class Relay: Model {
 
 /// What `ModelContext.save()` writes, in which order, and what it leaves pending.
 @Suite(.serialized) struct ContextSaveTests {
-    @Test func itemsComeOutInKeyOrder() {
-        var generator = SystemRandomNumberGenerator()
-        let dense = Array(1...500).shuffled(using: &generator)
-        #expect(orderedByDistinctKeys(dense, key: { $0 }) == Array(1...500), "keys close together: placed")
-        let sparse = (0..<300).map { $0 * 1_000 - 70_000 }.shuffled(using: &generator)
-        #expect(orderedByDistinctKeys(sparse, key: { $0 }) == sparse.sorted(), "keys far apart: sorted")
-        let extremes = [Int.max, Int.min, 0]
-        #expect(orderedByDistinctKeys(extremes, key: { $0 }) == [Int.min, 0, .max], "a span wider than Int")
-        let shared = [(3, "c"), (1, "a"), (3, "d")]
-        #expect(orderedByDistinctKeys(shared, key: { $0.0 }).map(\.1).sorted() == ["a", "c", "d"], "a shared key loses nothing")
-        #expect(orderedByDistinctKeys([Int](), key: { $0 }).isEmpty)
+    /// Most of the pending records leave the context (the pending table closes its holes),
+    /// others join after them, and one more leaves: the save writes the ones left, in the
+    /// order they changed, and not the ones that left.
+    @Test func theSaveOrderSurvivesRecordsLeaving() throws {
+        try ModelStore.using(ArrayAdapter()) {
+            for k in 0..<120 { try Relay.create(["value": .int(Int64(k))]) }
+            let context = ModelContext()
+            let held = try context.run { try Relay.all() }
+            var generator = SeededRandom(seed: 41)
+            let first = Array(0..<100).shuffled(using: &generator)
+            for k in first { held[k].value += 1 }
+            let leaving = Set(first.shuffled(using: &generator).prefix(80))
+            for k in first where leaving.contains(k) { context.evict(held[k]) }
+            let later = Array(100..<120).shuffled(using: &generator)
+            for k in later { held[k].value += 1 }
+            let kept = first.filter { !leaving.contains($0) }
+            context.evict(held[kept[3]])
+            let expected = (kept.filter { $0 != kept[3] } + later).map { held[$0].id ?? -1 }
+            Relay.updated = []
+            try context.save()
+            #expect(Relay.updated == expected)
+            #expect(!context.hasChanges)
+        }
     }
 
     @Test func recordsAreWrittenInTheOrderTheyChanged() throws {
@@ -92,6 +105,31 @@ final class Relay: Model {
     }
 
     /// Two stored relays (values 1 and 2) held by a new context, in the current store.
+    /// A context builds no changes for its own records' saves when it is the only one that
+    /// would take them: a change stream and another context still get every change.
+    @Test func aContextsSaveReachesChangeStreamsAndOtherContexts() async throws {
+        let stream = ModelNotifications.changes(of: Relay.self)
+        let store = ArrayAdapter()
+        let values = try ModelStore.using(store) { () throws -> [Int] in
+            let (context, a, b) = try twoHeldRelays()
+            a.value = 10
+            b.value = 20
+            try context.save()
+            let other = ModelContext()
+            let seen = try other.run { try Relay.all() }
+            a.value = 11
+            try context.save()
+            return seen.map(\.value)
+        }
+        #expect(values == [11, 20])
+        var updates: [Int64] = []
+        for await change in stream where change.action == .update {
+            if case .int(let id) = change.id { updates.append(id) }
+            if updates.count == 3 { break }
+        }
+        #expect(updates == [1, 2, 1])
+    }
+
     private func twoHeldRelays() throws -> (ModelContext, Relay, Relay) {
         try Relay.create(["value": 1])
         try Relay.create(["value": 2])

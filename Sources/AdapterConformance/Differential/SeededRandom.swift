@@ -3,7 +3,7 @@ import ModelCore
 
 /// A small deterministic generator (SplitMix64): the same seed gives the same data and
 /// queries on every machine, so a failure can be replayed from its seed.
-public struct SeededRandom: Sendable {
+public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// A generator for `seed`.

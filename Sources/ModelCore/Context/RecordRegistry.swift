@@ -26,13 +26,16 @@ package protocol RecordRegistry: AnyObject, Sendable {
     func lookup<M: ModelProtocol>(id: ModelValue, schema: ModelSchema, store: any PersistenceAdapter, as type: M.Type)
         -> RegistryLookup
     /// A record was written to `store` (inserted or updated): it is registered under its id.
-    func didSave(_ record: ModelObject, schema: ModelSchema, store: any PersistenceAdapter)
+    /// `updated` says the write was an update of the row the record already held in
+    /// `store` (same store, same id: a member's slot is its own).
+    func didSave(_ record: ModelObject, schema: ModelSchema, store: any PersistenceAdapter, updated: Bool)
     /// A registered record changed for the first time since it was registered or saved.
     func noteChanged(_ record: ModelObject)
     /// Query results without the records deleted in the registry (one check per query).
     func visible<M: ModelProtocol>(_ records: [M]) -> [M]
     /// A change committed anywhere in the process to `store` (`instance` is the record
-    /// that wrote it).
+    /// that wrote it). A registry ignores the changes its own members wrote (they are the
+    /// instances it holds): ``RegistryHub/takesChange(from:)`` builds none for it alone.
     func receive(_ change: ModelChange, from instance: AnyObject?, store: ObjectIdentifier)
 }
 
@@ -152,6 +155,21 @@ package enum RegistryHub {
 
     /// Whether any registry is live (one atomic load on every commit otherwise).
     @inline(__always) package static var isActive: Bool { liveCount.load(ordering: .relaxed) > 0 }
+
+    /// Whether a change `instance` writes reaches a registry that uses it: false when no
+    /// registry is live, or when the only live one is the registry `instance` belongs to
+    /// (a registry ignores its own members' changes: see ``RecordRegistry/receive(_:from:store:)``).
+    /// A context saving its records, with no other context alive, builds no changes.
+    ///
+    /// (Every live registry is in the hub from its creation, and a weak reference to one
+    /// reads nil once it is being freed: with one live, a membership's non-nil registry is
+    /// that one.)
+    @inline(__always) package static func takesChange(from instance: AnyObject?) -> Bool {
+        let live = liveCount.load(ordering: .relaxed)
+        if live != 1 { return live > 1 }
+        guard let record = instance as? ModelObject, let membership = record.__membership else { return true }
+        return membership.registry == nil
+    }
 
     package static func add(_ registry: any RecordRegistry) {
         entries.withLock { $0[ObjectIdentifier(registry)] = Entry(registry) }

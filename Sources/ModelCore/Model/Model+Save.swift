@@ -297,10 +297,11 @@ extension ModelProtocol {
         __baseline = written
         if schema.tracksFieldTimestamps { __extras?.setSlots = [] }
         if isNew { __isPersisted = true }
+        let updated = !isNew && __home === store
         __home = store
         __extras?.lastValid = nil
         if let registry = __membership?.registry ?? (schema.joinsContexts ? RegistryScope.current : nil) {
-            registry.didSave(self, schema: schema, store: store)
+            registry.didSave(self, schema: schema, store: store, updated: updated)
         }
         TransactionContext.record(
             ModelChange(

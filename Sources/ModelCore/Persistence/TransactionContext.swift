@@ -34,7 +34,7 @@ package enum TransactionContext {
         // when it matters: most saves run with nobody listening.)
         if let innermost = TransactionHandle.innermost, let handle = TransactionHandle.current(for: ObjectIdentifier(adapter), from: innermost) {
             let hasListeners = ModelNotifications.hasListeners
-            let registryActive = RegistryHub.isActive
+            let registryActive = RegistryHub.takesChange(from: instance)
             let suppressed = (hasListeners || registryActive) && ModelNotifications.areSuppressed
             let keeps = (!suppressed && hasListeners) || registryActive
             if handle.note(change, schema: schema, instance: instance, announce: !suppressed, keepsChange: keeps, undoing: record, undo) {
@@ -43,7 +43,7 @@ package enum TransactionContext {
         }
         guard CommitBus.hasListeners else { return }
         let suppressed = ModelNotifications.areSuppressed
-        if (!suppressed && ModelNotifications.hasListeners) || RegistryHub.isActive {
+        if (!suppressed && ModelNotifications.hasListeners) || RegistryHub.takesChange(from: instance) {
             CommitBus.publish(change(), instance: instance, announce: !suppressed, schema: schema, store: ObjectIdentifier(adapter))
         } else {
             TableObservers.notify(store: ObjectIdentifier(adapter), schemas: [schema])

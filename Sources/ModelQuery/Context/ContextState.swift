@@ -48,36 +48,24 @@ extension ModelContext {
         var record: ModelObject? { strong ?? weak }
     }
 
-    /// A record held because it may have changes to save.
-    struct Pending {
-        let record: ModelObject
-        /// Deleted in the context (the store still has it until ``ModelContext/save()``).
-        var deleted: Bool
-        /// Registration order, for a stable save order.
-        let order: Int
-    }
-
     /// Everything a context holds, guarded by its lock.
     struct State {
         var generation = 0
         /// The membership the records registered in this generation share.
         var token: RegistryMembership?
         var byID: [Key: Slot] = [:]
-        var pending: [ObjectIdentifier: Pending] = [:]
+        var pending = PendingTable()
         var deletedCount = 0
         /// Commits from other tasks and threads, applied by the context's own user.
         var inbox: [(ModelChange, source: ObjectIdentifier?, store: ObjectIdentifier)] = []
+        /// Counts ``track(_:deleted:)`` calls: a save that finds it unchanged knows nothing
+        /// was tracked while it wrote.
         var sequence = 0
         var pruneAt = 1024
         /// While ``ModelContext/save()`` writes: saves do not change the pending table.
         var isSaving = false
 
         init(generation: Int = 0) { self.generation = generation }
-
-        mutating func nextOrder() -> Int {
-            sequence += 1
-            return sequence
-        }
 
         /// Drops the slots of records that no longer exist.
         mutating func prune() {
@@ -90,21 +78,14 @@ extension ModelContext {
         }
 
         mutating func track(_ record: ModelObject, deleted: Bool = false) {
-            let id = ObjectIdentifier(record)
-            if var entry = pending[id] {
-                if deleted, !entry.deleted { deletedCount += 1 }
-                entry.deleted = entry.deleted || deleted
-                pending[id] = entry
-            } else {
-                if deleted { deletedCount += 1 }
-                pending[id] = Pending(record: record, deleted: deleted, order: nextOrder())
-            }
+            sequence += 1
+            if pending.track(record, deleted: deleted) { deletedCount += 1 }
         }
 
         /// Stops holding the record as pending work; its next change reports again.
         mutating func untrack(_ record: ModelObject) {
             record.__registryTracked = false
-            if let entry = pending.removeValue(forKey: ObjectIdentifier(record)), entry.deleted { deletedCount -= 1 }
+            if let entry = pending.remove(record), entry.deleted { deletedCount -= 1 }
         }
 
         /// Removes a record from every table; its membership, when it was one.

@@ -15,7 +15,7 @@ extension ModelContext {
     public func write(to url: URL) throws {
         let held = records.filter { $0.__schema != nil }
         let position = Dictionary(uniqueKeysWithValues: held.enumerated().map { (ObjectIdentifier($0.element), $0.offset) })
-        let deleted = state.withLock { state in Set(state.pending.filter(\.value.deleted).keys) }
+        let deleted = state.withLock { state in Set(state.pending.values.filter(\.deleted).map { ObjectIdentifier($0.record) }) }
         var models: [String: [String]] = [:]
         var entries: [ContextFile.Record] = []
         for record in held {

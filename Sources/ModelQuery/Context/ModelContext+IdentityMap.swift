@@ -45,7 +45,7 @@ extension ModelContext: RecordRegistry {
         let (held, deleted) = state.withLock { state -> (ModelObject?, Bool) in
             guard let record = state.byID[key]?.record else { return (nil, false) }
             guard state.deletedCount > 0 else { return (record, false) }
-            return (record, state.pending[ObjectIdentifier(record)]?.deleted ?? false)
+            return (record, state.pending[record]?.deleted ?? false)
         }
         if let held, held.__isPersisted, held.__baselineID == id {
             // The same id read from another store is not this record.
@@ -58,20 +58,25 @@ extension ModelContext: RecordRegistry {
         return .hit(record)
     }
 
-    package func didSave(_ record: ModelObject, schema: ModelSchema, store: any PersistenceAdapter) {
-        let key = Key(store: store, schema: schema, id: record.__baselineID)
+    package func didSave(_ record: ModelObject, schema: ModelSchema, store: any PersistenceAdapter, updated: Bool) {
         state.withLock { state in
             let member = state.isMember(record)
+            // A member updated in its store keeps its slot (an id cannot change); during
+            // ``save()`` the pending table is left as it is too.
+            if member, updated, state.isSaving { return }
             guard member || RegistryScope.current === self else { return }
             if !member {
                 record.__membership = state.membership(for: self)
                 record.__registryTracked = false
             }
-            // An update of a registered record finds its own slot: nothing to replace.
-            if !member || state.byID[key]?.record !== record {
-                state.byID[key] = Slot(weak: record, strong: retainsRecords ? record : nil)
+            if !member || !updated {
+                let key = Key(store: store, schema: schema, id: record.__baselineID)
+                // A registered record saved again finds its own slot: nothing to replace.
+                if !member || state.byID[key]?.record !== record {
+                    state.byID[key] = Slot(weak: record, strong: retainsRecords ? record : nil)
+                }
             }
-            guard !state.isSaving, let entry = state.pending[ObjectIdentifier(record)], !entry.deleted else { return }
+            guard !state.isSaving, let entry = state.pending[record], !entry.deleted else { return }
             if !record._valuesChanged {
                 state.untrack(record)
             }
@@ -88,7 +93,7 @@ extension ModelContext: RecordRegistry {
     package func visible<M: ModelProtocol>(_ records: [M]) -> [M] {
         state.withLock { state in
             guard state.deletedCount > 0, !state.isSaving else { return records }
-            return records.filter { state.pending[ObjectIdentifier($0)]?.deleted != true }
+            return records.filter { state.pending[$0]?.deleted != true }
         }
     }
 
@@ -142,7 +147,7 @@ extension ModelContext: RecordRegistry {
     func state<M: ModelProtocol>(for key: Key, as type: M.Type) -> (values: [ModelValue], baseline: [ModelValue], home: (any PersistenceAdapter)?)? {
         let (held, deleted) = state.withLock { state -> (ModelObject?, Bool) in
             guard let record = state.byID[key]?.record else { return (nil, false) }
-            return (record, state.pending[ObjectIdentifier(record)]?.deleted ?? false)
+            return (record, state.pending[record]?.deleted ?? false)
         }
         guard let held, held.__isPersisted else { return parent?.state(for: key, as: type) }
         if deleted { return ([], [], nil) }
@@ -159,7 +164,7 @@ extension ModelContext: RecordRegistry {
         record.forgetRelated()
         // The refresh is not a change to save.
         state.withLock { state in
-            if state.pending[ObjectIdentifier(record)]?.deleted != true { state.untrack(record) }
+            if state.pending[record]?.deleted != true { state.untrack(record) }
         }
     }
 }

@@ -63,7 +63,7 @@ extension ModelContext {
         let key = Key(store: store, schema: change.schema, id: change.id)
         let found = state.withLock { state -> (ModelObject, Bool)? in
             guard let record = state.byID[key]?.record else { return nil }
-            return (record, state.pending[ObjectIdentifier(record)] != nil)
+            return (record, state.pending[record] != nil)
         }
         guard let (record, pending) = found, ObjectIdentifier(record) != source, record.__isPersisted,
             let home = record.__home, ObjectIdentifier(home) == store

@@ -15,10 +15,12 @@ extension ModelContext {
     }
 
     func pendingWork() -> Work {
-        let (entries, sequence) = state.withLock { (Array($0.pending.values), $0.sequence) }
+        // The table's entries in tracking order: copying the array is one reference.
+        let (entries, count, sequence) = state.withLock { ($0.pending.ordered, $0.pending.count, $0.sequence) }
         var writes: [ModelObject] = []
         var deletes: [ModelObject] = []
-        for entry in orderedByDistinctKeys(entries, key: \.order) {
+        writes.reserveCapacity(count)
+        for case let entry? in entries {
             let record = entry.record
             if entry.deleted {
                 if record.__isPersisted { deletes.append(record) }
@@ -29,7 +31,7 @@ extension ModelContext {
         var ranks = SchemaRanks()
         return Work(
             writes: ordered(writes, ranks: &ranks), deletes: deleteOrder(deletes, ranks: &ranks), sequence: sequence,
-            pendingCount: entries.count)
+            pendingCount: count)
     }
 
     /// Writes ordered by model depth (a model after the models it belongs to), then each
@@ -41,7 +43,7 @@ extension ModelContext {
     /// walk.
     private func ordered(_ records: [ModelObject], ranks: inout SchemaRanks) -> [ModelObject] {
         let byRank = Self.sorted(records, ranks: &ranks, deepestFirst: false)
-        guard byRank.contains(where: { !unsavedParents(of: $0).isEmpty }) else { return byRank }
+        guard byRank.contains(where: hasUnsavedParent) else { return byRank }
         let included = Set(records.map(ObjectIdentifier.init))
         var done = Set<ObjectIdentifier>()
         var visiting = Set<ObjectIdentifier>()
@@ -65,12 +67,25 @@ extension ModelContext {
 
     /// `records` by model depth, stably (registration order within a depth).
     private static func sorted(_ records: [ModelObject], ranks: inout SchemaRanks, deepestFirst: Bool) -> [ModelObject] {
+        // One model (the usual save): no list of depths.
+        guard let head = records.first else { return records }
+        let first = ranks.rank(head)
+        var k = 1
+        while k < records.count, ranks.rank(records[k]) == first { k += 1 }
+        if k == records.count { return records }
         let depths = records.map { ranks.rank($0) }
-        guard let first = depths.first, depths.contains(where: { $0 != first }) else { return records }
         return records.indices.sorted { a, b in
             if depths[a] != depths[b] { return deepestFirst ? depths[a] > depths[b] : depths[a] < depths[b] }
             return a < b
         }.map { records[$0] }
+    }
+
+    /// Whether `record` is linked to a parent that is not saved yet (``unsavedParents(of:)``
+    /// is not empty), without listing them.
+    private func hasUnsavedParent(_ record: ModelObject) -> Bool {
+        if record.__inverse.pending, record.__inverse.owner != nil { return true }
+        guard let links = record.__extras?.related.parents else { return false }
+        return links.values.contains { $0.pending && $0.parent != nil }
     }
 
     /// The records `record` is linked to through a `@BelongsTo` (assigned, or reached
@@ -83,27 +98,6 @@ extension ModelContext {
         }
         return parents
     }
-}
-
-/// `items` in ascending order of `key`, which no two items share (a context's registration
-/// order). When the keys span less than four times as many numbers as there are items,
-/// each goes straight to its place (a save's pending records were mostly registered
-/// together): no comparisons. Otherwise they are sorted.
-package func orderedByDistinctKeys<T>(_ items: [T], key: (T) -> Int) -> [T] {
-    guard var low = items.first.map(key) else { return [] }
-    var high = low
-    for item in items.dropFirst() {
-        let k = key(item)
-        low = Swift.min(low, k)
-        high = Swift.max(high, k)
-    }
-    let (span, overflow) = high.subtractingReportingOverflow(low)
-    guard !overflow, span < items.count * 4 else { return items.sorted { key($0) < key($1) } }
-    var places = [T?](repeating: nil, count: span + 1)
-    for item in items { places[key(item) - low] = item }
-    let placed = places.compactMap { $0 }
-    // Two items with one key would share a place: sort instead of losing one.
-    return placed.count == items.count ? placed : items.sorted { key($0) < key($1) }
 }
 
 /// Model depth by `@BelongsTo`: 0 for a model that belongs to nothing, else one more than

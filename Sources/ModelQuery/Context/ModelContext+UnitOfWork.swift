@@ -101,10 +101,10 @@ extension ModelContext {
     public func rollback() {
         let pending = state.withLock { state -> [Pending] in
             defer {
-                state.pending = [:]
+                state.pending.removeAll()
                 state.deletedCount = 0
             }
-            return Array(state.pending.values)
+            return state.pending.values
         }
         for entry in pending {
             let record = entry.record

@@ -73,7 +73,7 @@ public final class ModelContext: @unchecked Sendable {
             state.prune()
             var seen = Set<ObjectIdentifier>()
             for slot in state.byID.values { if let record = slot.record { seen.insert(ObjectIdentifier(record)) } }
-            for id in state.pending.keys { seen.insert(id) }
+            for entry in state.pending.values { seen.insert(ObjectIdentifier(entry.record)) }
             return seen.count
         }
     }
@@ -145,7 +145,7 @@ public final class ModelContext: @unchecked Sendable {
 
     /// Whether the record has changes the context would save.
     func hasUnsavedChanges(_ record: ModelObject) -> Bool {
-        if state.withLock({ $0.pending[ObjectIdentifier(record)]?.deleted ?? false }) { return true }
+        if state.withLock({ $0.pending[record]?.deleted ?? false }) { return true }
         return !record.__isPersisted || record._valuesChanged
     }
 }
