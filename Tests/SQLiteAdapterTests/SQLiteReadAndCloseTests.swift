@@ -84,6 +84,41 @@ import Testing
         }
     }
 
+    /// Six threads share two readers: at most two read blocks run at once, and no reader
+    /// is lent to two threads together (a second `BEGIN` on a connection in a read
+    /// transaction would fail the block).
+    @Test func moreThreadsThanReadersTakeTurns() throws {
+        try withTemporaryDirectory { directory in
+            var configuration = SQLiteConfiguration()
+            configuration.readerCount = 2
+            let store = try SQLiteAdapter(path: directory.appendingPathComponent("turns.sqlite").path, configuration: configuration)
+            try seed(store, 20)
+            let inside = Locked((now: 0, most: 0))
+            let failures = Locked<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 6) { _ in
+                for _ in 0..<100 {
+                    do {
+                        let count = try store.read { () throws -> Int in
+                            inside.withLock {
+                                $0.now += 1
+                                $0.most = max($0.most, $0.now)
+                            }
+                            defer { inside.withLock { $0.now -= 1 } }
+                            return try Citizen.count(in: store)
+                        }
+                        if count != 20 { failures.withLock { $0.append("counted \(count)") } }
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                }
+            }
+            #expect(failures.withLock { $0 }.isEmpty)
+            #expect(inside.withLock { $0.most } <= 2)
+            try store.close()
+            #expect(throws: StoreError.self) { try store.read { try Citizen.count(in: store) } }
+        }
+    }
+
     @Test func closeWaitsForReadsInProgress() throws {
         try withTemporaryDirectory { directory in
             let store = try SQLiteAdapter(path: directory.appendingPathComponent("busy.sqlite").path)

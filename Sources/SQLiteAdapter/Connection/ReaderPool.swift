@@ -1,15 +1,31 @@
 import Dispatch
+import Synchronization
 
 /// A fixed set of read-only connections, each lent to one thread at a time.
+///
+/// The semaphore counts the readers not lent out. A caller it lets through claims a reader
+/// by flipping that reader's flag with a compare-exchange, and returns it by clearing the
+/// flag: lending and returning take no lock. (Every caller let through has a reader
+/// waiting for it — at most as many are through as there are readers — so the claim
+/// always finds one; it only retries when another claim takes the same reader first.) The
+/// flag's release/acquire pair orders one borrower's use of a connection before the
+/// next one's.
 final class ReaderPool: Sendable {
-    private let free: Locked<(connections: [SQLiteConnection], closed: Bool)>
+    /// One reader and whether it is lent out.
+    private final class Slot: Sendable {
+        let connection: SQLiteConnection
+        let isLent = Atomic<Bool>(false)
+
+        init(_ connection: SQLiteConnection) { self.connection = connection }
+    }
+
+    private let slots: [Slot]
+    private let isClosed = Atomic<Bool>(false)
     private let available: DispatchSemaphore
-    private let size: Int
 
     init(_ connections: [SQLiteConnection]) {
-        free = Locked((connections, false))
+        slots = connections.map(Slot.init)
         available = DispatchSemaphore(value: connections.count)
-        size = connections.count
     }
 
     /// Runs `body` with a reader, waiting while all are lent out.
@@ -17,24 +33,35 @@ final class ReaderPool: Sendable {
     /// - Throws: `closed()` once the pool is closed.
     func withReader<R>(closed: () -> any Error, _ body: (SQLiteConnection) throws -> R) throws -> R {
         available.wait()
-        guard let reader = free.withLock({ $0.closed ? nil : $0.connections.popLast() }) else {
+        guard !isClosed.load(ordering: .acquiring) else {
             available.signal()
             throw closed()
         }
+        let slot = claim()
         defer {
-            free.withLock { $0.connections.append(reader) }
+            slot.isLent.store(false, ordering: .releasing)
             available.signal()
         }
-        return try body(reader)
+        return try body(slot.connection)
+    }
+
+    /// A reader not lent out, now lent to the caller (whom the semaphore let through).
+    private func claim() -> Slot {
+        while true {
+            for slot in slots where !slot.isLent.load(ordering: .relaxed) {
+                if slot.isLent.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+                    return slot
+                }
+            }
+        }
     }
 
     /// Waits until every reader is returned, then closes them all; later requests throw.
     func close() {
-        for _ in 0..<size { available.wait() }
-        free.withLock { pool in
-            for connection in pool.connections { connection.close() }
-            pool.closed = true
+        for _ in slots { available.wait() }
+        if !isClosed.exchange(true, ordering: .acquiringAndReleasing) {
+            for slot in slots { slot.connection.close() }
         }
-        for _ in 0..<size { available.signal() }
+        for _ in slots { available.signal() }
     }
 }
