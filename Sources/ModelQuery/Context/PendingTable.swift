@@ -22,8 +22,6 @@ extension ModelContext {
         /// How many entries are not holes.
         private(set) var count = 0
 
-        var isEmpty: Bool { count == 0 }
-
         /// The place of `record`'s entry, if it has one in this table.
         @inline(__always) private func place(of record: ModelObject) -> Int? {
             let place = record.__pendingPlace
