@@ -122,12 +122,20 @@ struct PostgresAsyncIOTests {
             let blocked = try await fixture.eventually { try fixture.waitingSessions() == 1 }
             #expect(blocked)
             let cancelled = ContinuousClock.now
+            let stillLocked = Locked(true)
             update.cancel()
-            // Unlock after 2 s at the latest, so a call that ignores cancellation finishes
-            // (and fails the test) instead of waiting forever.
-            Thread { Thread.sleep(forTimeInterval: 2); unlock() }.start()
+            // Unlock after 60 s at the latest, so a call that ignores cancellation finishes
+            // (and fails the test) instead of waiting forever. The call must end while the
+            // lock is still held: only a cancelled statement can. (A 2 s fallback fired
+            // first once, when a loaded runner stalled the whole process.)
+            Thread {
+                Thread.sleep(forTimeInterval: 60)
+                stillLocked.withLock { $0 = false }
+                unlock()
+            }.start()
             await #expect(throws: CancellationError.self) { try await update.value }
-            #expect(ContinuousClock.now - cancelled < .seconds(2))
+            #expect(stillLocked.withLock { $0 }, "the call ended only when the row was unlocked")
+            #expect(ContinuousClock.now - cancelled < .seconds(30))
             let gone = try await fixture.eventually { try fixture.waitingSessions() == 0 }
             #expect(gone, "the statement kept waiting on the server")
         }
