@@ -51,7 +51,7 @@ struct PostgresRowLockTests {
                 try store.transaction { _ = try PgCounter.query().using(store).lockForUpdate(.noWait).all() }
             }
             #expect(error?.kind == .lockNotAvailable && error?.sqlState == "55P03")
-            #expect(ContinuousClock.now - started < .seconds(2))
+            #expect(ContinuousClock.now - started < .seconds(10))  // the lock is held until this returns
         }
     }
 
