@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(
             name: "SQLiteAdapterTests",
             dependencies: [
-                "SQLiteAdapter", "ArrayAdapter", "TestSupport", "AdapterConformance", "CrashHelper", "PowerCutVFS",
+                "SQLiteAdapter", "ModelSQL", "ArrayAdapter", "TestSupport", "AdapterConformance", "CrashHelper", "PowerCutVFS",
                 "SwiftModelCSQLite",
             ]),
         // A SQLite VFS that simulates power loss (test-only, C).

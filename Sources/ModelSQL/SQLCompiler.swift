@@ -33,7 +33,7 @@ package struct SQLCompiler<Dialect: SQLDialect> {
         guard schema.columns.indices.contains(index) else {
             throw StoreError(.invalidRequest, table: schema.tableName, message: "column index \(index) out of range")
         }
-        return SQLText.quote(schema.columns[index].name)
+        return SQLText.quote(schema.columnNames[index])
     }
 
     package mutating func bind(_ value: ModelValue) -> String {
