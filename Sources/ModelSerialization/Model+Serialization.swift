@@ -85,7 +85,7 @@ extension ModelProtocol {
 
     /// JSON text parsed into a value.
     package static func parseJSON(_ json: Data) throws(SerializationError) -> ModelValue {
-        guard let text = String(validating: json, as: UTF8.self) else {
+        guard let text = UTF8Text.string(json) else {
             throw SerializationError(.invalidJSON, model: schema.modelName, message: "the data is not UTF-8 text")
         }
         do {

@@ -50,12 +50,12 @@ enum PGDecoding {
     }
 
     @inline(__always) static func text(_ bytes: UnsafeRawBufferPointer) -> ModelValue {
-        if let s = String(validating: bytes, as: UTF8.self) { return .string(s) }
+        if let s = UTF8Text.string(bytes) { return .string(s) }
         return .data(Data(bytes))
     }
 
     static func json(_ bytes: UnsafeRawBufferPointer) -> ModelValue {
-        guard let s = String(validating: bytes, as: UTF8.self) else { return .data(Data(bytes)) }
+        guard let s = UTF8Text.string(bytes) else { return .data(Data(bytes)) }
         return (try? ModelJSON.parse(s)) ?? .string(s)
     }
 

@@ -29,7 +29,7 @@ package enum PercentDecoding {
                 bytes.append(byte)
             }
         }
-        return String(validating: bytes, as: UTF8.self)
+        return UTF8Text.string(bytes)
     }
 
     private static func hex(_ byte: UInt8) -> UInt8? {
