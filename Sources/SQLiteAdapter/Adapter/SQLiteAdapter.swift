@@ -153,7 +153,10 @@ public final class SQLiteAdapter: PersistenceAdapter, SQLStore, @unchecked Senda
     @inline(__always) package func table(for schema: ModelSchema) throws -> SQLTable {
         if let table = catalog.table(for: schema) { return table }
         return try preparing { db in
-            try catalog.prepare(schema, on: db, dialect: dialect, dates: configuration.dateStorage, levels: levels)
+            // A table prepared inside the open transaction is its own until the commit:
+            // each later write in it finds the table here, without the preparation path.
+            if let table = levels.pending(schema) { return table }
+            return try catalog.prepare(schema, on: db, dialect: dialect, dates: configuration.dateStorage, levels: levels)
         }
     }
 
