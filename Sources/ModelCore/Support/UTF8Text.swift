@@ -3,9 +3,9 @@
 ///
 /// The standard library's `String(validating:as:)` answers the same, but on Linux it
 /// validates through a generic function that looks up type metadata on every call: about
-/// 4,000–7,000 instructions for a short string, most of what reading a text column from
+/// 800 instructions for a short string, more than half of what reading a text column from
 /// PostgreSQL cost. Here the bytes are checked by one loop (the well-formed sequences of
-/// Unicode's table 3-7), and valid bytes are then made a string as they are.
+/// Unicode's table 3-7), and valid bytes are then made a string as they are (about 250).
 package enum UTF8Text {
     /// The string `bytes` spell, or nil unless they are well-formed UTF-8.
     package static func string(_ bytes: UnsafeRawBufferPointer) -> String? {
