@@ -102,6 +102,27 @@ struct TransactionUndoTests {
         }
     }
 
+    /// A new record's baseline that every new record shares is kept whole by the undo of
+    /// its insert (it costs nothing to hold), so a rollback gives the record that shared
+    /// row back rather than a copy of its own.
+    @Test func aRolledBackInsertGetsBackTheBaselineNewRecordsShare() throws {
+        try withStore { (store: ArrayAdapter) throws in
+            _ = Task(name: "first")  // the first new record sets the row the next ones share
+            let shared = Task(name: "second").__baseline
+            let task = Task(name: "new")
+            #expect(ModelValue.sharesStorage(task.__baseline, shared))
+            let changes = task.changes
+            #expect(throws: Boom.self) {
+                try store.transaction {
+                    try task.save()
+                    throw Boom()
+                }
+            }
+            #expect(task.isNew && task.id == nil && task.changes == changes)
+            #expect(ModelValue.sharesStorage(task.__baseline, shared))
+        }
+    }
+
     /// The row an undo keeps: nothing when unchanged, the nil id of an insert, the one
     /// changed slot, the changed slots while they are at most half the row, else the whole
     /// row; and it gives back

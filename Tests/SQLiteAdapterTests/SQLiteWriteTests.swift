@@ -71,6 +71,36 @@ import Testing
         }
     }
 
+    @Test func anUpdateChecksTheColumnsItWrites() throws {
+        try withSQLite { (store: SQLiteAdapter) throws in
+            let g = Gadget()
+            g.name = "kept"
+            try g.save()
+            // Through the model: the changed column is refused and nothing is written.
+            g.ratio = .nan
+            g.count = 3
+            let error = #expect(throws: CastError.self) { try g.save() }
+            #expect(error?.column == "ratio")
+            #expect(g.isDirty)
+            let stored = try #require(try Gadget.find(g.id!))
+            #expect(stored.ratio == 0 && stored.count == 0)
+            // Through the adapter: only the listed columns are written, so only they are
+            // checked; a value the update leaves alone is not read.
+            let schema = Gadget.schema
+            var row = stored.__values
+            let ratio = try #require(schema.index(ofColumn: "ratio"))
+            let count = try #require(schema.index(ofColumn: "count"))
+            row[ratio] = .double(.nan)
+            row[count] = .int(9)
+            try store.update(row, changedColumns: [count], in: schema)
+            #expect(try Gadget.find(g.id!)?.count == 9)
+            #expect(try Gadget.find(g.id!)?.ratio == 0)
+            #expect(throws: CastError.self) { try store.update(row, changedColumns: [ratio, count], in: schema) }
+            row.removeLast()
+            #expect(throws: StoreError.self) { try store.update(row, changedColumns: [count], in: schema) }
+        }
+    }
+
     @Test func duplicateIDsAndUniqueViolationsAreTypedAndLeaveNothingHalfWritten() throws {
         try withSQLite { (store: SQLiteAdapter) throws in
             try Gadget.create(["code": "A"])

@@ -105,11 +105,18 @@ extension ModelProtocol {
     /// What `registry` (the current ``ModelContext``'s, from ``contextRegistry(_:)``) knows
     /// of the record `key` without reading the store: its instance, `.some(nil)` when the
     /// context deleted it, nil when it holds nothing.
+    ///
+    /// (Inlined and without `Optional.map`: in the unspecialised generic callers, mapping
+    /// into `Self??` ran `Optional.map` and a metadata lookup, about 800 instructions a
+    /// hit.)
+    @inline(__always)
     package static func held(in registry: any RecordRegistry, _ key: ModelValue, schema: ModelSchema, store: any PersistenceAdapter)
         -> Self??
     {
         switch registry.lookup(id: key, schema: schema, store: store, as: Self.self) {
-        case .hit(let record): return (record as? Self).map { .some($0) }
+        case .hit(let record):
+            guard let typed = record as? Self else { return nil }
+            return .some(typed)
         case .deleted: return .some(nil)
         case .miss: return nil
         }

@@ -13,6 +13,13 @@ extension ModelSchema {
         try checkStorable(row)
     }
 
+    /// ``checkRow(_:)`` for an update that writes only `columns` of `row` (valid indexes):
+    /// the other values do not reach the store, so only these are checked.
+    package func checkRow(_ row: [ModelValue], writing columns: [Int]) throws {
+        guard row.count == self.columns.count else { return try checkRow(row) }
+        try checkStorable(row, at: columns)
+    }
+
     /// Checks a batch update: ``checkUpdateColumns(_:)`` for its columns, and that every
     /// value can be stored (``CastError`` for NaN or a date outside ``ModelValue/dateRange``).
     public func checkUpdate(_ values: [Int: ModelValue]) throws {

@@ -38,4 +38,10 @@ package final class InitialRows: Sendable {
             return row
         }
     }
+
+    /// Whether `row` is the baseline every new record shares (the same storage).
+    package func isShared(_ row: [ModelValue]) -> Bool {
+        guard case .shared(let first) = state.withLock({ $0 }) else { return false }
+        return ModelValue.sharesStorage(first, row)
+    }
 }

@@ -182,6 +182,13 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
         return (values, initialRows.baseline(for: values))
     }
 
+    /// Whether `row` is a baseline new records share (the constant defaults, or the
+    /// initial row every new record has had so far): holding it costs nothing.
+    package func isSharedNewRecordRow(_ row: [ModelValue]) -> Bool {
+        if let constantDefaults { return ModelValue.sharesStorage(constantDefaults, row) }
+        return initialRows.isShared(row)
+    }
+
     public var description: String {
         "\(modelName) (\(tableName)): " + columns.map(\.description).joined(separator: ", ")
     }

@@ -72,6 +72,14 @@ extension ModelSchema {
         throw CastError(model: modelName, column: columns[k].name, value: row[k], target: columns[k].castTarget, reason: reason)
     }
 
+    /// ``checkStorable(_:)`` for the values of `row` at `slots` (valid indexes of it).
+    package func checkStorable(_ row: [ModelValue], at slots: [Int]) throws(CastError) {
+        for k in slots {
+            guard let reason = row[k].unstorableReason, k < columns.count else { continue }
+            throw CastError(model: modelName, column: columns[k].name, value: row[k], target: columns[k].castTarget, reason: reason)
+        }
+    }
+
     /// ``checkStorable(_:)`` for the values of a batch update, keyed by column index.
     package func checkStorable(_ values: [Int: ModelValue]) throws(CastError) {
         for (k, value) in values where k >= 0 && k < columns.count {
