@@ -39,6 +39,13 @@ struct ValueTests {
             if ModelValue.rowsEqual(first, second) != (first == second) {
                 disagreements.append("rows \(first) vs \(second)")
             }
+            // One slot of a row against a value: the slot's `==`, and false outside the row.
+            let slot = Int.random(in: -1...count, using: &generator)
+            let value = values.randomElement(using: &generator) ?? .null
+            let expected = first.indices.contains(slot) && first[slot] == value
+            if ModelValue.row(first, at: slot, equals: value) != expected {
+                disagreements.append("slot \(slot) of \(first) vs \(value)")
+            }
         }
         #expect(disagreements.isEmpty)
     }

@@ -46,6 +46,15 @@ extension ModelValue {
         return true
     }
 
+    /// Whether `row` has a value at `slot` equal to `value`, compared in place (no copy of
+    /// the row's value, no optional).
+    @inline(__always) package static func row(_ row: [ModelValue], at slot: Int, equals value: ModelValue) -> Bool {
+        guard slot >= 0, slot < row.count else { return false }
+        return withUnsafePointer(to: value) { value in
+            row.withUnsafeBufferPointer { ModelValue.equal($0.baseAddress.unsafelyUnwrapped + slot, value) }
+        }
+    }
+
     /// Whether two rows are one storage (copy-on-write has not split them): equal without
     /// looking at a value.
     package static func sharesStorage(_ first: [ModelValue], _ second: [ModelValue]) -> Bool {
