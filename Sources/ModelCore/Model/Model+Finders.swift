@@ -107,7 +107,7 @@ extension ModelProtocol {
     /// context deleted it, nil when it holds nothing.
     ///
     /// (Inlined and without `Optional.map`: in the unspecialised generic callers, mapping
-    /// into `Self??` ran `Optional.map` and a metadata lookup, about 800 instructions a
+    /// into `Self??` ran `Optional.map` and a metadata lookup, about 1,100 instructions a
     /// hit.)
     @inline(__always)
     package static func held(in registry: any RecordRegistry, _ key: ModelValue, schema: ModelSchema, store: any PersistenceAdapter)

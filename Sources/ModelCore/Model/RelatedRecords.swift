@@ -161,7 +161,7 @@ extension ModelObject {
         if __extras?.related.parents[slot] != nil { __extras?.related.parents[slot] = nil }
         keepInlineParent(unlessAt: slot)
         __inverse = InverseLink(owner: owner, slot: slot, pending: id.isNull)
-        if !id.isNull, __values[slot] != id { _assign(id, at: slot) }
+        if !id.isNull, !ModelValue.row(__values, at: slot, equals: id) { _assign(id, at: slot) }
     }
 }
 

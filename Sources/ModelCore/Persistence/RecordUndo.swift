@@ -90,7 +90,7 @@ package struct RecordUndo {
         case .row(let row): values = Row(row, against: written)
         case .handedWithID(let id):
             // The written row is the handed one with the id the store set.
-            values = written.first == id ? .same : id.isNull ? .nilID : .one(0, id)
+            values = ModelValue.row(written, at: 0, equals: id) ? .same : id.isNull ? .nilID : .one(0, id)
         }
         baseline = Self.baseline(of: before, against: written, schema: record.__schema)
         isPersisted = before.isPersisted
