@@ -13,8 +13,8 @@ extension ModelSchema {
         try checkStorable(row)
     }
 
-    /// ``checkRow(_:)`` for an update that writes only `columns` of `row` (valid indexes):
-    /// the other values do not reach the store, so only these are checked.
+    /// ``checkRow(_:)`` for an update that writes only `columns` of `row`: the other
+    /// values do not reach the store, so only these are checked.
     package func checkRow(_ row: [ModelValue], writing columns: [Int]) throws {
         guard row.count == self.columns.count else { return try checkRow(row) }
         try checkStorable(row, at: columns)

@@ -72,9 +72,10 @@ extension ModelSchema {
         throw CastError(model: modelName, column: columns[k].name, value: row[k], target: columns[k].castTarget, reason: reason)
     }
 
-    /// ``checkStorable(_:)`` for the values of `row` at `slots` (valid indexes of it).
+    /// ``checkStorable(_:)`` for the values of `row` at `slots` (indexes outside the row
+    /// are skipped).
     package func checkStorable(_ row: [ModelValue], at slots: [Int]) throws(CastError) {
-        for k in slots {
+        for k in slots where k >= 0 && k < row.count {
             guard let reason = row[k].unstorableReason, k < columns.count else { continue }
             throw CastError(model: modelName, column: columns[k].name, value: row[k], target: columns[k].castTarget, reason: reason)
         }
