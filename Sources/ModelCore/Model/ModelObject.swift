@@ -104,10 +104,7 @@ open class ModelObject {
     @usableFromInline package final func _assign(_ value: ModelValue, at slot: Int) {
         if !isObserved, slot >= 0, slot < __values.count {
             // Nobody hears of the change: compare in place, and store unless equal.
-            let equal = withUnsafePointer(to: value) { new in
-                __values.withUnsafeBufferPointer { ModelValue.equal($0.baseAddress.unsafelyUnwrapped + slot, new) }
-            }
-            if !equal { _store(value, at: slot) }
+            if !ModelValue.row(__values, at: slot, equals: value) { _store(value, at: slot) }
             return
         }
         let old = __values[slot]
