@@ -80,7 +80,7 @@ package final class GraphReader {
         }
 
         // Register before relations, so references inside them find this record.
-        let id = record.__values[0]
+        let id = record._value(at: 0)
         if !id.isNull, byID[ObjectIdentifier(M.self), default: [:]][id] == nil {
             byID[ObjectIdentifier(M.self), default: [:]][id] = record
         }

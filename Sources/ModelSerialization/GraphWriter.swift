@@ -14,7 +14,7 @@ package final class GraphWriter {
     }
 
     private static func key<M: ModelProtocol>(of record: M) -> RecordKey {
-        let id = record.__values.first ?? .null
+        let id = record._currentValues.first ?? .null
         return id.isNull ? .unsaved(ObjectIdentifier(record)) : .stored(ObjectIdentifier(M.self), id)
     }
 
@@ -83,7 +83,7 @@ package final class GraphWriter {
     private func object<M: ModelProtocol>(_ record: M, nested: Bool) throws(SerializationError) -> [String: ModelValue] {
         let plan = try plans.plan(for: M.self)
         _ = record.recordSchema
-        let values = record.__values
+        let values = record._currentValues
         var dictionary: [String: ModelValue] = [:]
         dictionary.reserveCapacity(plan.columns.count + plan.relations.count + 1)
 
@@ -137,7 +137,7 @@ package final class GraphWriter {
             referencedLocalKeys.insert(localKey)
             reference["key"] = .int(localKey)
         } else {
-            reference["id"] = try jsonValue(record.__values[0], plan: plan, model: plan.schema.modelName)
+            reference["id"] = try jsonValue(record._value(at: 0), plan: plan, model: plan.schema.modelName)
         }
         return .dictionary([SerializationPlan.referenceKey: .dictionary(reference)])
     }

@@ -76,14 +76,14 @@ extension ModelProtocol {
                     if let id = incoming.id { report.inserted.append(id) }
                     continue
                 }
-                let changed = assigned.filter { $0 > 0 && local.__values[$0] != incoming.__values[$0] }
+                let changed = assigned.filter { $0 > 0 && local._value(at: $0) != incoming._value(at: $0) }
                 if changed.isEmpty {
                     report.unchanged.append(id)
                     continue
                 }
                 let modified = isLocallyModified?(local, incoming) ?? defaultLocallyModified(local, incoming, assigned)
                 guard modified else {
-                    for slot in changed { local._assign(incoming.__values[slot], at: slot) }
+                    for slot in changed { local._assign(incoming._value(at: slot), at: slot) }
                     try local.save(store, stampsUpdatedAt: !sendsUpdatedAt)
                     report.updated.append(id)
                     continue
@@ -95,7 +95,7 @@ extension ModelProtocol {
                 case .keepLocal:
                     break
                 case .takeIncoming:
-                    for slot in changed { local._assign(incoming.__values[slot], at: slot) }
+                    for slot in changed { local._assign(incoming._value(at: slot), at: slot) }
                     try local.save(store, stampsUpdatedAt: !sendsUpdatedAt)
                 case .merge(let values):
                     try local.set(values)
@@ -113,7 +113,7 @@ extension ModelProtocol {
     /// Both records carry `updated_at` and the stored one is later.
     private static func defaultLocallyModified(_ local: Self, _ incoming: Self, _ assigned: [Int]) -> Bool {
         guard let k = schema.updatedAtIndex, assigned.contains(k),
-            case .date(let localDate) = local.__values[k], case .date(let incomingDate) = incoming.__values[k]
+            case .date(let localDate) = local._value(at: k), case .date(let incomingDate) = incoming._value(at: k)
         else { return false }
         return localDate > incomingDate
     }

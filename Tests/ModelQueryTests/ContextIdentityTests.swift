@@ -129,6 +129,20 @@ import Testing
         #expect(map.count == 100_000 && map[key(store, Board.schema, .int(77_777))] == 77_777)
     }
 
+    /// A retaining context's slot holds its record strongly and forms no weak reference
+    /// (which would give the record a side table, and slow every later retain and release
+    /// of it); a plain context's slot holds it weakly and forgets it once it is gone.
+    @Test func slotsHoldRecordsOneWay() throws {
+        var kept: Board? = Board(), dropped: Board? = Board()
+        let strong = ModelContext.Slot(try #require(kept), retains: true)
+        #expect(strong.weak == nil && strong.strong === kept && strong.record === kept)
+        let weak = ModelContext.Slot(try #require(dropped), retains: false)
+        #expect(weak.strong == nil && weak.weak === dropped && weak.record === dropped)
+        (kept, dropped) = (nil, nil)
+        #expect(strong.record != nil && weak.record == nil)
+        #expect(ModelContext.Slot.empty.record == nil)
+    }
+
     @Test func aContextsCreatorIsNeverATaskMadeAfterItEnded() async {
         let context = await Task { ModelContext() }.value
         #expect(context.isOwnedByCaller == false)

@@ -44,7 +44,7 @@ package protocol RecordRegistry: AnyObject, Sendable {
 /// nothing.
 ///
 /// Immutable apart from the atomic flag, so a registry may retire it from any thread.
-package final class RegistryMembership: Sendable {
+@usableFromInline package final class RegistryMembership: Sendable {
     package weak let registry: (any RecordRegistry)?
     /// Cleared when the registry forgets this generation's records.
     package let isCurrent = Atomic<Bool>(true)

@@ -58,12 +58,12 @@ package struct ParentLink {
 ///
 /// Stored inline on the record, so neither costs an allocation per record; a second
 /// relation's link lives in ``RelatedRecords/parents``.
-package struct InverseLink {
-    package weak var owner: ModelObject?
+@usableFromInline package struct InverseLink {
+    @usableFromInline package weak var owner: ModelObject?
     /// A loaded parent (strong; nil for an owner link).
     package var parent: ModelObject?
     package var slot: Int32 = -1
-    package var pending = false
+    @usableFromInline package var pending = false
 
     package init() {}
 

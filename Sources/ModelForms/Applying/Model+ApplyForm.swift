@@ -41,7 +41,7 @@ extension ModelProtocol {
                 continue
             }
             if row.kind == .date, keepsTimeOfDay(value, at: row.slot) {
-                cast[key] = __values[row.slot]
+                cast[key] = _value(at: row.slot)
                 continue
             }
             do {
@@ -69,7 +69,7 @@ extension ModelProtocol {
     /// falls on (UTC): the row shows only the day, so submitting it back keeps the stored
     /// time of day instead of moving the date to midnight.
     private func keepsTimeOfDay(_ value: ModelValue, at slot: Int) -> Bool {
-        guard case .string(let text) = value, case .date(let stored) = __values[slot] else { return false }
+        guard case .string(let text) = value, case .date(let stored) = _value(at: slot) else { return false }
         return text.trimmingCharacters(in: .whitespaces) == FormText.dayText(stored)
     }
 

@@ -14,7 +14,7 @@ extension ModelProtocol {
     public func formDescriptor(context: ValidationContext? = nil) throws -> FormDescriptor {
         let plan = try FormPlan(Self.self, context: context ?? (isNew ? .create : .update))
         _ = recordSchema  // a new record attaches its schema (and default row) on first use
-        let values = __values
+        let values = _currentValues
         return FormDescriptor(
             title: plan.title, model: Self.schema.modelName,
             sections: plan.sections.map { section in

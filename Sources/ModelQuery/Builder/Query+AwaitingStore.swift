@@ -81,7 +81,7 @@ extension Query {
     /// ``pluck(_:)-(String)``, awaiting the store.
     nonisolated(nonsending) func awaitPluck(_ column: String, _ store: any AsyncPersistenceAdapter) async throws -> [ModelValue] {
         let slot = try ColumnResolver<M>().slot(column)
-        if runsInSwift { return try await awaitRecords(store).map { $0.__values[slot] } }
+        if runsInSwift { return try await awaitRecords(store).map { $0._value(at: slot) } }
         return try await store.fetch(prepared().0).map { $0[slot] }
     }
 
@@ -89,7 +89,7 @@ extension Query {
     nonisolated(nonsending) private func awaitResolvedByID(_ store: any AsyncPersistenceAdapter) async throws -> StoreQuery {
         let (query, _) = try prepared()
         guard runsInSwift else { return query }
-        let ids = try await awaitRecords(store).map { $0.__values[0] }
+        let ids = try await awaitRecords(store).map { $0._value(at: 0) }
         return StoreQuery(schema: query.schema, predicate: .isIn(column: 0, ids))
     }
 

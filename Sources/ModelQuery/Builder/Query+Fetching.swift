@@ -58,7 +58,7 @@ extension Query {
     func resolvedByID() throws -> (StoreQuery, any PersistenceAdapter) {
         let (query, store) = try prepared()
         guard runsInSwift else { return (query, store) }
-        let ids = try records().map { $0.__values[0] }
+        let ids = try records().map { $0._value(at: 0) }
         return (StoreQuery(schema: query.schema, predicate: .isIn(column: 0, ids)), store)
     }
 
@@ -151,7 +151,7 @@ extension Query {
     /// building records.
     public func pluck(_ column: String) throws -> [ModelValue] {
         let slot = try ColumnResolver<M>().slot(column)
-        if runsInSwift { return try records().map { $0.__values[slot] } }
+        if runsInSwift { return try records().map { $0._value(at: slot) } }
         let (query, store) = try prepared()
         return try store.fetch(query).map { $0[slot] }
     }
@@ -161,7 +161,7 @@ extension Query {
         let slot = try ColumnResolver<M>().slot(keyPath)
         let values: [ModelValue]
         if runsInSwift {
-            values = try records().map { $0.__values[slot] }
+            values = try records().map { $0._value(at: slot) }
         } else {
             let (query, store) = try prepared()
             values = try store.fetch(query).map { $0[slot] }

@@ -42,10 +42,27 @@ extension ModelContext {
     }
 
     /// A registered record: weakly, or strongly for a context that retains records.
+    ///
+    /// A strong slot keeps no weak reference beside it: forming one gives the record a
+    /// side table (an allocation, about 700 instructions with the reference), and the
+    /// strong reference already answers ``record``.
     struct Slot {
         weak var weak: ModelObject?
         var strong: ModelObject?
         var record: ModelObject? { strong ?? weak }
+
+        /// An empty slot.
+        static var empty: Slot { Slot(weak: nil, strong: nil) }
+
+        /// `record`, held strongly when `retains`, else weakly.
+        init(_ record: ModelObject, retains: Bool) {
+            if retains { strong = record } else { weak = record }
+        }
+
+        private init(weak: ModelObject?, strong: ModelObject?) {
+            self.weak = weak
+            self.strong = strong
+        }
     }
 
     /// Everything a context holds, guarded by its lock.
@@ -84,15 +101,15 @@ extension ModelContext {
 
         /// Stops holding the record as pending work; its next change reports again.
         mutating func untrack(_ record: ModelObject) {
-            record.__registryTracked = false
+            record._registryTracked = false
             if let entry = pending.remove(record), entry.deleted { deletedCount -= 1 }
         }
 
         /// Removes a record from every table; its membership, when it was one.
         mutating func remove(_ record: ModelObject) -> RegistryMembership? {
             untrack(record)
-            if let schema = record.__schema {
-                let key = Key(store: record.__home, schema: schema, id: record.__baselineID)
+            if let schema = record._attachedSchema {
+                let key = Key(store: record._home, schema: schema, id: record.__baselineID)
                 if byID[key]?.record === record { byID[key] = nil }
             }
             return isMember(record) ? token : nil
@@ -101,7 +118,7 @@ extension ModelContext {
         /// Whether `record` is registered in this generation.
         func isMember(_ record: ModelObject) -> Bool {
             guard let token else { return false }
-            return record.__membership === token
+            return record._membership === token
         }
 
         /// This generation's membership, made on first use.

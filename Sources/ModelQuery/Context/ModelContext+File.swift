@@ -13,29 +13,29 @@ extension ModelContext {
     /// Writes every record the context holds, with its unsaved changes, to `url` as JSON
     /// (atomically: a reader sees the old file or the new one).
     public func write(to url: URL) throws {
-        let held = records.filter { $0.__schema != nil }
+        let held = records.filter { $0._attachedSchema != nil }
         let position = Dictionary(uniqueKeysWithValues: held.enumerated().map { (ObjectIdentifier($0.element), $0.offset) })
         let deleted = state.withLock { state in Set(state.pending.values.filter(\.deleted).map { ObjectIdentifier($0.record) }) }
         var models: [String: [String]] = [:]
         var entries: [ContextFile.Record] = []
         for record in held {
-            guard let schema = record.__schema else { continue }
+            guard let schema = record._attachedSchema else { continue }
             models[schema.modelName] = schema.columnNames
             let state: ContextFile.Record.State =
                 deleted.contains(ObjectIdentifier(record)) ? .deleted
-                : !record.__isPersisted ? .inserted : record._valuesChanged ? .changed : .unchanged
+                : !record._isPersisted ? .inserted : record._valuesChanged ? .changed : .unchanged
             var links: [ContextFile.Link] = []
             if record.__inverse.pending, let owner = record.__inverse.owner, let index = position[ObjectIdentifier(owner)] {
                 links.append(ContextFile.Link(slot: Int(record.__inverse.slot), record: index, inverse: true))
             }
-            for (slot, link) in record.__extras?.related.parents ?? [:] where link.pending {
+            for (slot, link) in record._extrasIfAny?.related.parents ?? [:] where link.pending {
                 if let parent = link.parent, let index = position[ObjectIdentifier(parent)] {
                     links.append(ContextFile.Link(slot: slot, record: index))
                 }
             }
             entries.append(
                 ContextFile.Record(
-                    model: schema.modelName, state: state, values: record.__values.map(TaggedValue.init),
+                    model: schema.modelName, state: state, values: record._currentValues.map(TaggedValue.init),
                     baseline: record.__baseline.map(TaggedValue.init), links: links.isEmpty ? nil : links))
         }
         let encoder = JSONEncoder()
@@ -106,11 +106,11 @@ extension ModelContext {
         }
         for (entry, record) in zip(file.records, made) {
             for link in entry.links ?? [] {
-                guard made.indices.contains(link.record), let schema = record.__schema, schema.columns.indices.contains(link.slot), link.slot > 0
+                guard made.indices.contains(link.record), let schema = record._attachedSchema, schema.columns.indices.contains(link.slot), link.slot > 0
                 else { throw invalid("a link names no record of the file", model: entry.model) }
-                guard let linked = made[link.record].__schema, try Self.isForeignKey(link.slot, of: schema, to: linked) else {
+                guard let linked = made[link.record]._attachedSchema, try Self.isForeignKey(link.slot, of: schema, to: linked) else {
                     throw invalid(
-                        "a link names column \(schema.columns[link.slot].name), which is not a foreign key to \(made[link.record].__schema?.modelName ?? "?")",
+                        "a link names column \(schema.columns[link.slot].name), which is not a foreign key to \(made[link.record]._attachedSchema?.modelName ?? "?")",
                         model: entry.model)
                 }
                 if link.inverse == true {
@@ -121,7 +121,7 @@ extension ModelContext {
             }
         }
         for (entry, record) in zip(file.records, made) {
-            guard let schema = record.__schema else { continue }
+            guard let schema = record._attachedSchema else { continue }
             try join(record, schema: schema)
             if entry.state == .deleted { state.withLock { $0.track(record, deleted: true) } }
         }

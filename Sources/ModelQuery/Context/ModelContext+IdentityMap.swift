@@ -17,11 +17,10 @@ extension ModelContext: RecordRegistry {
             let record = state.withLock { state -> ModelObject in
                 let membership = state.membership(for: self)
                 let record = Self.instance(
-                    in: &state.byID[key, default: Slot(weak: nil, strong: nil)], row: row, schema: schema, store: store,
+                    in: &state.byID[key, default: .empty], row: row, schema: schema, store: store,
                     as: M.self, retains: retainsRecords, isNew: &isNew)
                 if isNew {
-                    record.__membership = membership
-                    record.__registryTracked = false
+                    record._join(membership)
                     if !retainsRecords, state.byID.count >= state.pruneAt { state.prune() }
                 }
                 return record
@@ -29,8 +28,8 @@ extension ModelContext: RecordRegistry {
             if !isNew { refresh(record, from: row, store: store) }
             return unsafeDowncast(record, to: M.self)
         }
-        if let held = state.withLock({ $0.byID[key]?.record }) as? M, held.__isPersisted, held.__baselineID == row[0],
-            held.__home === store
+        if let held = state.withLock({ $0.byID[key]?.record }) as? M, held._isPersisted, held.__baselineID == row[0],
+            held._isHome(store)
         {
             return held
         }
@@ -47,9 +46,9 @@ extension ModelContext: RecordRegistry {
             guard state.deletedCount > 0 else { return (record, false) }
             return (record, state.pending[record]?.deleted ?? false)
         }
-        if let held, held.__isPersisted, held.__baselineID == id {
+        if let held, held._isPersisted, held.__baselineID == id {
             // The same id read from another store is not this record.
-            guard held.__home === store else { return .miss }
+            guard held._isHome(store) else { return .miss }
             return deleted ? .deleted : .hit(held)
         }
         guard let inherited = parent?.state(for: key, as: M.self) else { return .miss }
@@ -66,14 +65,13 @@ extension ModelContext: RecordRegistry {
             if member, updated, state.isSaving { return }
             guard member || RegistryScope.current === self else { return }
             if !member {
-                record.__membership = state.membership(for: self)
-                record.__registryTracked = false
+                record._join(state.membership(for: self))
             }
             if !member || !updated {
                 let key = Key(store: store, schema: schema, id: record.__baselineID)
                 // A registered record saved again finds its own slot: nothing to replace.
                 if !member || state.byID[key]?.record !== record {
-                    state.byID[key] = Slot(weak: record, strong: retainsRecords ? record : nil)
+                    state.byID[key] = Slot(record, retains: retainsRecords)
                 }
             }
             guard !state.isSaving, let entry = state.pending[record], !entry.deleted else { return }
@@ -103,12 +101,12 @@ extension ModelContext: RecordRegistry {
         in slot: inout Slot, row: [ModelValue], schema: ModelSchema, store: any PersistenceAdapter, as type: M.Type,
         retains: Bool, isNew: inout Bool
     ) -> ModelObject {
-        if let held = slot.record as? M, held.__isPersisted, held.__baselineID == row[0], held.__home === store {
+        if let held = slot.record as? M, held._isPersisted, held.__baselineID == row[0], held._isHome(store) {
             return held
         }
         let record = M()
         record._load(row, schema: schema, from: store)
-        slot = Slot(weak: record, strong: retains ? record : nil)
+        slot = Slot(record, retains: retains)
         isNew = true
         return record
     }
@@ -120,9 +118,8 @@ extension ModelContext: RecordRegistry {
 
     /// Registers a loaded record under `key` (holding the lock).
     func register(_ record: ModelObject, key: Key, in state: inout State) {
-        record.__membership = state.membership(for: self)
-        record.__registryTracked = false
-        state.byID[key] = Slot(weak: record, strong: retainsRecords ? record : nil)
+        record._join(state.membership(for: self))
+        state.byID[key] = Slot(record, retains: retainsRecords)
         // A context that retains its records holds every slot strongly: nothing to prune.
         if !retainsRecords, state.byID.count >= state.pruneAt { state.prune() }
     }
@@ -149,9 +146,9 @@ extension ModelContext: RecordRegistry {
             guard let record = state.byID[key]?.record else { return (nil, false) }
             return (record, state.pending[record]?.deleted ?? false)
         }
-        guard let held, held.__isPersisted else { return parent?.state(for: key, as: type) }
+        guard let held, held._isPersisted else { return parent?.state(for: key, as: type) }
         if deleted { return ([], [], nil) }
-        return (held.__values, held.__baseline, held.__home)
+        return (held._currentValues, held.__baseline, held._home)
     }
 
     /// Brings an unchanged held record up to a row just read from its store. A record

@@ -16,7 +16,7 @@ extension ModelContext {
         case .insert, .update, .delete: break
         case .deleteAll, .updateAll: return
         }
-        if let instance = instance as? ModelObject, let membership = instance.__membership, membership.registry === self {
+        if let instance = instance as? ModelObject, let membership = instance._membership, membership.registry === self {
             return
         }
         let source = instance.map(ObjectIdentifier.init)
@@ -65,13 +65,13 @@ extension ModelContext {
             guard let record = state.byID[key]?.record else { return nil }
             return (record, state.pending[record] != nil)
         }
-        guard let (record, pending) = found, ObjectIdentifier(record) != source, record.__isPersisted,
-            let home = record.__home, ObjectIdentifier(home) == store
+        guard let (record, pending) = found, ObjectIdentifier(record) != source, record._isPersisted,
+            let home = record._home, ObjectIdentifier(home) == store
         else { return }
         if pending, record._valuesChanged || hasUnsavedChanges(record) { return }
         switch change.action {
         case .insert, .update:
-            guard change.values.count == record.__values.count, change.values != record.__baseline else { return }
+            guard change.values.count == record._currentValues.count, change.values != record.__baseline else { return }
             record._assignAll(change.values)
             record.__baseline = change.values
             record.forgetRelated()

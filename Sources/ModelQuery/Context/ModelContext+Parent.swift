@@ -9,17 +9,17 @@ extension ModelContext {
         let work = pendingWork()
         for record in work.writes {
             guard let model = record.asModel else { continue }
-            if !record.__isPersisted {
+            if !record._isPersisted {
                 detach(record)
                 try parent.insert(model)
                 continue
             }
             let target = try parent.counterpart(of: model)
             let baseline = record.__baseline
-            for slot in record.__values.indices where record.__values[slot] != baseline[slot] {
-                target._assign(record.__values[slot], at: slot)
+            for slot in record._currentValues.indices where record._value(at: slot) != baseline[slot] {
+                target._assign(record._value(at: slot), at: slot)
             }
-            record.__baseline = record.__values
+            record.__baseline = record._currentValues
             state.withLock { $0.untrack(record) }
         }
         for record in work.deletes {
@@ -34,9 +34,9 @@ extension ModelContext {
     /// new one made from the state the child started from.
     func counterpart<M: ModelProtocol>(of record: M) throws -> M {
         let schema = record.recordSchema
-        let home = try record.__home ?? ModelStore.resolve(ObjectIdentifier(M.self), modelName: schema.modelName)
+        let home = try record._home ?? ModelStore.resolve(ObjectIdentifier(M.self), modelName: schema.modelName)
         let key = Key(store: home, schema: schema, id: record.__baselineID)
-        if let held = state.withLock({ $0.byID[key]?.record }) as? M, held.__isPersisted { return held }
+        if let held = state.withLock({ $0.byID[key]?.record }) as? M, held._isPersisted { return held }
         let copy = M()
         copy._load(record.__baseline, schema: schema, from: home)
         register(copy, key: key)

@@ -23,8 +23,8 @@ extension ModelContext {
         for case let entry? in entries {
             let record = entry.record
             if entry.deleted {
-                if record.__isPersisted { deletes.append(record) }
-            } else if !record.__isPersisted || record._valuesChanged {
+                if record._isPersisted { deletes.append(record) }
+            } else if !record._isPersisted || record._valuesChanged {
                 writes.append(record)
             }
         }
@@ -83,8 +83,8 @@ extension ModelContext {
     /// Whether `record` is linked to a parent that is not saved yet (``unsavedParents(of:)``
     /// is not empty), without listing them.
     private func hasUnsavedParent(_ record: ModelObject) -> Bool {
-        if record.__inverse.pending, record.__inverse.owner != nil { return true }
-        guard let links = record.__extras?.related.parents else { return false }
+        if record._pendingInverseOwner != nil { return true }
+        guard let links = record._extrasIfAny?.related.parents else { return false }
         return links.values.contains { $0.pending && $0.parent != nil }
     }
 
@@ -92,8 +92,8 @@ extension ModelContext {
     /// through the owner) that are not saved yet.
     private func unsavedParents(of record: ModelObject) -> [ModelObject] {
         var parents: [ModelObject] = []
-        if record.__inverse.pending, let owner = record.__inverse.owner { parents.append(owner) }
-        if let links = record.__extras?.related.parents {
+        if let owner = record._pendingInverseOwner { parents.append(owner) }
+        if let links = record._extrasIfAny?.related.parents {
             for link in links.values where link.pending { if let parent = link.parent { parents.append(parent) } }
         }
         return parents
@@ -108,7 +108,7 @@ struct SchemaRanks {
     private var last: (schema: ObjectIdentifier, rank: Int)?
 
     mutating func rank(_ record: ModelObject) -> Int {
-        guard let schema = record.__schema else { return 0 }
+        guard let schema = record._attachedSchema else { return 0 }
         let id = ObjectIdentifier(schema)
         if let last, last.schema == id { return last.rank }
         let rank = rank(schema, visiting: [])

@@ -18,7 +18,7 @@ extension ModelContext {
     /// leaves the context.
     public func delete(_ record: some ModelProtocol) throws {
         try join(record, schema: record.recordSchema)
-        if !record.__isPersisted {
+        if !record._isPersisted {
             detach(record)
             return
         }
@@ -33,7 +33,7 @@ extension ModelContext {
         let work = pendingWork()
         let writes = work.writes.compactMap(\.asModel)
         return (
-            writes.filter { !$0.__isPersisted }, writes.filter { $0.__isPersisted },
+            writes.filter { !$0._isPersisted }, writes.filter { $0._isPersisted },
             work.deletes.compactMap(\.asModel)
         )
     }
@@ -69,7 +69,7 @@ extension ModelContext {
                     try model.save()
                 }
                 for record in work.deletes {
-                    guard let model = record.asModel, model.__isPersisted else { continue }
+                    guard let model = record.asModel, model._isPersisted else { continue }
                     guard try model.destroy() else {
                         throw ModelError(
                             .cancelled, model: model.recordSchema.modelName, id: model.__baselineID,
@@ -84,8 +84,8 @@ extension ModelContext {
                 // Every pending record was to be written, none was tracked since and none
                 // left: the pending records are the written ones. Clear the table at once
                 // instead of removing each by key.
-                for record in work.writes { record.__registryTracked = false }
-                for record in work.deletes { record.__registryTracked = false }
+                for record in work.writes { record._registryTracked = false }
+                for record in work.deletes { record._registryTracked = false }
                 state.pending.removeAll()
                 state.deletedCount = 0
             } else {
@@ -108,12 +108,12 @@ extension ModelContext {
         }
         for entry in pending {
             let record = entry.record
-            if !record.__isPersisted {
+            if !record._isPersisted {
                 detach(record)
                 continue
             }
             if record._valuesChanged { record._assignAll(record.__baseline) }
-            record.__extras?.setSlots = []
+            record._extrasIfAny?.setSlots = []
             state.withLock { $0.untrack(record) }
         }
     }
@@ -123,25 +123,25 @@ extension ModelContext {
         guard schema.joinsContexts else {
             throw ContextError(.notJoinable, model: schema.modelName, message: "\(schema.modelName).joinsContexts is false")
         }
-        if let other = record.__membership?.registry as? ModelContext, other !== self, other.holds(record) {
+        if let other = record._membership?.registry as? ModelContext, other !== self, other.holds(record) {
             throw ContextError(
-                .foreignRecord, model: schema.modelName, id: record.__values[0],
+                .foreignRecord, model: schema.modelName, id: record._value(at: 0),
                 message: "the record belongs to another context; load it in this one instead")
         }
         try state.withLock { (state: inout State) throws(ContextError) in
             if state.isMember(record) { return }
-            if record.__isPersisted {
-                let key = Key(store: record.__home, schema: schema, id: record.__baselineID)
-                if let held = state.byID[key]?.record, held !== record, held.__isPersisted {
+            if record._isPersisted {
+                let key = Key(store: record._home, schema: schema, id: record.__baselineID)
+                if let held = state.byID[key]?.record, held !== record, held._isPersisted {
                     throw ContextError(
                         .duplicateRecord, model: schema.modelName, id: record.__baselineID,
                         message: "the context already holds another instance of this record")
                 }
-                state.byID[key] = Slot(weak: record, strong: retainsRecords ? record : nil)
+                state.byID[key] = Slot(record, retains: retainsRecords)
             }
-            let tracked = !record.__isPersisted || record._valuesChanged
-            record.__membership = state.membership(for: self)
-            record.__registryTracked = tracked
+            let tracked = !record._isPersisted || record._valuesChanged
+            record._membership = state.membership(for: self)
+            record._registryTracked = tracked
             if tracked { state.track(record) }
         }
     }
@@ -160,7 +160,7 @@ extension ModelContext {
         var found: (any PersistenceAdapter)?
         func check(_ record: ModelObject) throws {
             let store: any PersistenceAdapter
-            if let home = record.__home {
+            if let home = record._home {
                 if let found, found === home { return }
                 store = home
             } else {
@@ -169,7 +169,7 @@ extension ModelContext {
             }
             if let found, found !== store {
                 throw ContextError(
-                    .mixedStores, model: (record.__schema ?? record._attachSchema()).modelName,
+                    .mixedStores, model: (record._attachedSchema ?? record._attachSchema()).modelName,
                     message: "the context's changes use more than one store; save them from one context per store")
             }
             found = store

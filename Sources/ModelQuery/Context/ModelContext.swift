@@ -82,7 +82,7 @@ public final class ModelContext: @unchecked Sendable {
     /// current and saved rows, with string and data payloads.
     public var approximateByteSize: Int {
         records.reduce(0) { total, record in
-            total + 64 + record.__values.approximateByteSize + record.__baselineRow.approximateByteSize
+            total + 64 + record._currentValues.approximateByteSize + record.__baselineRow.approximateByteSize
         }
     }
 
@@ -138,15 +138,15 @@ public final class ModelContext: @unchecked Sendable {
     func detach(_ record: ModelObject) {
         state.withLock { state in
             guard state.remove(record) != nil else { return }
-            record.__membership = nil
-            record.__registryTracked = false
+            record._membership = nil
+            record._registryTracked = false
         }
     }
 
     /// Whether the record has changes the context would save.
     func hasUnsavedChanges(_ record: ModelObject) -> Bool {
         if state.withLock({ $0.pending[record]?.deleted ?? false }) { return true }
-        return !record.__isPersisted || record._valuesChanged
+        return !record._isPersisted || record._valuesChanged
     }
 }
 

@@ -79,7 +79,7 @@ extension Query {
     public func values(removingDuplicates: Bool = false) -> QueryObservation<M, [M]> {
         let read: @Sendable (Query<M>) throws -> sending [M] = { query in try query.all() }
         let sameRows: @Sendable ([M], [M]) -> Bool = { lhs, rhs in
-            lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { $0.__values == $1.__values }
+            lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { $0._currentValues == $1._currentValues }
         }
         return QueryObservation(
             query: Result { try boundForObservation() }, read: read, isSame: removingDuplicates ? sameRows : nil)

@@ -19,7 +19,7 @@ public struct Children<Child: ModelProtocol> {
     }
 
     /// The owner's id, or nil while the owner is unsaved.
-    var ownerID: ModelValue? { owner.__isPersisted ? .some(owner.__baselineID) : .none }
+    var ownerID: ModelValue? { owner._isPersisted ? .some(owner.__baselineID) : .none }
 
     /// The children as a query (matches nothing while the owner is unsaved).
     public var query: Query<Child> {
@@ -32,10 +32,10 @@ public struct Children<Child: ModelProtocol> {
         guard let ownerID else {
             var none = Query<Child>()
             none.predicate = .or([])
-            if let home = owner.__home { none.adapter = home }
+            if let home = owner._home { none.adapter = home }
             return none
         }
-        return relation.childQuery(of: [ownerID], as: Child.self, store: owner.__home)
+        return relation.childQuery(of: [ownerID], as: Child.self, store: owner._home)
     }
 
     /// The children held in memory — eager-loaded with `including(_:)`, loaded with
@@ -47,14 +47,14 @@ public struct Children<Child: ModelProtocol> {
     /// for an unsaved owner.
     var memory: [Child]? {
         if let loaded { return loaded }
-        return owner.__isPersisted ? nil : []
+        return owner._isPersisted ? nil : []
     }
 
     /// Reads stored children of the saved owner with `fetch`; the relation is resolved
     /// once, and the children read know their owner (`child.parent` needs no query).
     private func read(_ fetch: (Query<Child>) throws -> [Child]) throws -> [Child] {
         let relation = try self.relation()
-        let children = try fetch(relation.childQuery(of: [owner.__baselineID], as: Child.self, store: owner.__home))
+        let children = try fetch(relation.childQuery(of: [owner.__baselineID], as: Child.self, store: owner._home))
         owner.linkInverse(of: children, foreignKey: relation.foreignKey)
         return children
     }
@@ -113,7 +113,7 @@ public struct Children<Child: ModelProtocol> {
     public func remove(_ child: Child) throws -> Bool {
         _ = child.recordSchema
         let relation = try self.relation()
-        guard let ownerID, child.__values[relation.foreignKey] == ownerID else { return false }
+        guard let ownerID, child._value(at: relation.foreignKey) == ownerID else { return false }
         try link(child, to: .null, at: relation.foreignKey)
         return true
     }
@@ -123,7 +123,7 @@ public struct Children<Child: ModelProtocol> {
     func link(_ child: Child, to key: ModelValue, at foreignKey: Int) throws {
         let undo = attach(child, to: key, at: foreignKey)
         do {
-            try child.save(to: owner.__home)
+            try child.save(to: owner._home)
         } catch {
             undo(child)
             throw error
@@ -134,12 +134,12 @@ public struct Children<Child: ModelProtocol> {
     /// Sets `child`'s foreign key (linking it to the owner, or to nothing); returns what
     /// puts the previous key and links back.
     func attach(_ child: Child, to key: ModelValue, at foreignKey: Int) -> (Child) -> Void {
-        let previous = child.__values[foreignKey]
-        let (previousLink, previousInverse) = (child.__extras?.related.parents[foreignKey], child.__inverse)
+        let previous = child._value(at: foreignKey)
+        let (previousLink, previousInverse) = (child._extrasIfAny?.related.parents[foreignKey], child.__inverse)
         if key.isNull { child._linkParent(nil, slot: foreignKey) } else { child._linkInverse(owner, slot: foreignKey) }
         return { child in
             child._assign(previous, at: foreignKey)
-            child.__extras?.related.parents[foreignKey] = previousLink
+            child._extrasIfAny?.related.parents[foreignKey] = previousLink
             child.__inverse = previousInverse
         }
     }
@@ -174,7 +174,7 @@ public struct Children<Child: ModelProtocol> {
     }
 
     func unsaved(_ operation: String) -> QueryError {
-        let schema = owner.__schema ?? SchemaRegistry.schema(forObject: owner)
+        let schema = owner._attachedSchema ?? SchemaRegistry.schema(forObject: owner)
         return QueryError(
             .invalidRelation, model: schema.modelName,
             message: "\(operation) needs a saved \(schema.modelName); save it before adding children")

@@ -36,7 +36,7 @@ extension ModelObject {
     /// The children of a `@HasMany`/`@HasOne` held in memory (eager-loaded, loaded, read
     /// from a document), or nil when none were loaded.
     package final func loadedChildren<Child: ModelProtocol>(at location: Int, as type: Child.Type) -> [Child]? {
-        guard let records = __extras?.related.children[location] else { return nil }
+        guard let records = _extrasIfAny?.related.children[location] else { return nil }
         var children: [Child] = []
         children.reserveCapacity(records.count)
         for record in records {
@@ -50,8 +50,8 @@ extension ModelObject {
     /// Links each child back to this owner through the relation's `@BelongsTo`, weakly (in
     /// memory: `child.parent` then returns this record without a query).
     package final func linkInverse(of children: [ModelObject], foreignKey: Int) {
-        let id = __values[0]
-        for child in children where child.__values[foreignKey] == id { child._linkInverse(self, slot: foreignKey) }
+        let id = _value(at: 0)
+        for child in children where child._value(at: foreignKey) == id { child._linkInverse(self, slot: foreignKey) }
     }
 
     /// Remembers loaded children of the relation at `location` (nil forgets them).
@@ -59,7 +59,7 @@ extension ModelObject {
         if let children {
             extras.related.children[location] = children
         } else {
-            __extras?.related.children[location] = nil
+            _extrasIfAny?.related.children[location] = nil
         }
     }
 }

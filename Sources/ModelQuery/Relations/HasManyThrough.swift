@@ -138,8 +138,8 @@ public struct Through<Target: ModelProtocol> {
 
     /// The targets as a query: reads the intermediate keys now (one store query).
     public func query() throws -> Query<Target> {
-        let ownerID: ModelValue? = owner.__isPersisted ? .some(owner.__baselineID) : .none
-        return try Self.query(path: path, ownerID: ownerID, home: owner.__home, shape: shape)
+        let ownerID: ModelValue? = owner._isPersisted ? .some(owner.__baselineID) : .none
+        return try Self.query(path: path, ownerID: ownerID, home: owner._home, shape: shape)
     }
 
     /// The targets' query from Sendable parts (so the async forms can build it off the

@@ -52,8 +52,8 @@ public struct HasOne<Child: ModelProtocol>: Sendable {
     ) -> Child? {
         get {
             let location = instance[keyPath: storageKeyPath].location
-            guard let related = instance.__extras?.related else { return nil }
-            if related.probe != nil { instance.__extras?.related.probe = location }
+            guard let related = instance._extrasIfAny?.related else { return nil }
+            if related.probe != nil { instance._extrasIfAny?.related.probe = location }
             if let staged = related.staged[location] { return staged.child as? Child }
             return instance.loadedChildren(at: location, as: Child.self)?.first
         }
@@ -91,8 +91,8 @@ enum HasOneReplacement {
         let ownerID = owner.__baselineID
         let query = relation.children(of: [ownerID])
         var keep: ModelValue? = .none  // (ModelValue is nil-literal convertible: spelled out)
-        if let child, !child.isNew { keep = .some(child.__values[0]) }
-        for old in try Child.fetch(query, store: store) where old.__values[0] != keep {
+        if let child, !child.isNew { keep = .some(child._value(at: 0)) }
+        for old in try Child.fetch(query, store: store) where old._value(at: 0) != keep {
             switch relation.rule {
             case .restrict:
                 throw ModelError(
@@ -100,7 +100,7 @@ enum HasOneReplacement {
                     message: "cannot replace \(relation.name): the current \(relation.target.modelName) is restricted")
             case .destroy:
                 guard try old.destroy() else {
-                    throw ModelError(.cancelled, model: relation.target.modelName, id: old.__values[0], message: "destroy() was declined")
+                    throw ModelError(.cancelled, model: relation.target.modelName, id: old._value(at: 0), message: "destroy() was declined")
                 }
             case .delete:
                 _ = try old.delete()

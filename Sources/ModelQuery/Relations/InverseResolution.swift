@@ -55,7 +55,7 @@ extension QueryError {
 /// Finds the resolved relation a wrapper declared.
 enum RelationLookup {
     static func relation(of owner: ModelObject, at location: Int) throws(QueryError) -> Relation {
-        let schema = owner.__schema ?? SchemaRegistry.schema(forObject: owner)
+        let schema = owner._attachedSchema ?? SchemaRegistry.schema(forObject: owner)
         let found: Relation?
         do {
             found = try schema.relation(at: location)

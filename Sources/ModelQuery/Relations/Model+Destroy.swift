@@ -33,7 +33,7 @@ extension ModelProtocol {
     package func destroyTarget() throws -> (ModelSchema, any PersistenceAdapter) {
         let schema = recordSchema
         try schema.validate()
-        guard __isPersisted, let store = __home else {
+        guard _isPersisted, let store = _home else {
             throw ModelError(.notPersisted, model: schema.modelName, message: "destroy() needs a saved record")
         }
         return (schema, store)

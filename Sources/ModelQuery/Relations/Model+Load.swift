@@ -46,16 +46,16 @@ extension ModelProtocol {
     public func isLoaded<Related: ModelProtocol>(_ keyPath: KeyPath<Self, Related?>) throws -> Bool {
         switch try ToOneRelation.resolve(keyPath, of: self) {
         case .belongsTo(let slot):
-            return loadedParent(slot: slot, key: __values[slot], as: Related.self) != nil
+            return loadedParent(slot: slot, key: _value(at: slot), as: Related.self) != nil
         case .hasOne(let relation):
-            let related = __extras?.related
+            let related = _extrasIfAny?.related
             return related?.staged[relation.location] != nil || related?.children[relation.location] != nil
         }
     }
 
     /// Whether a `@HasMany` has its children in memory (eager-loaded or loaded).
     public func isLoaded<Child: ModelProtocol>(_ keyPath: KeyPath<Self, Children<Child>>) -> Bool {
-        __extras?.related.children[self[keyPath: keyPath].location] != nil
+        _extrasIfAny?.related.children[self[keyPath: keyPath].location] != nil
     }
 
     /// The parent behind a `@BelongsTo`, read from the store.
@@ -68,7 +68,7 @@ extension ModelProtocol {
     /// (and remembered) when not in memory.
     package func relatedParent<P: ModelProtocol>(_ relation: Relation, as type: P.Type) throws -> P? {
         let slot = relation.foreignKey
-        if let known = loadedParent(slot: slot, key: __values[slot], as: P.self) { return known }
+        if let known = loadedParent(slot: slot, key: _value(at: slot), as: P.self) { return known }
         return try loadParent(slot: slot, as: P.self)
     }
 
@@ -76,7 +76,7 @@ extension ModelProtocol {
     /// `@HasOne` child, else the loaded children, else the stored ones (read, not
     /// remembered); none for an unsaved record.
     package func relatedChildren<C: ModelProtocol>(_ relation: Relation, as type: C.Type) throws -> [C] {
-        if let staged = __extras?.related.staged[relation.location] {
+        if let staged = _extrasIfAny?.related.staged[relation.location] {
             return (staged.child as? C).map { [$0] } ?? []
         }
         let children = Children<C>(owner: self, location: relation.location)
@@ -86,12 +86,12 @@ extension ModelProtocol {
 
     /// Reads the parent for the foreign key at `slot` and remembers it.
     package func loadParent<P: ModelProtocol>(slot: Int, as type: P.Type) throws -> P? {
-        let key = __values[slot]
+        let key = _value(at: slot)
         if key.isNull {
             // Nothing to read: a pending (unsaved) parent or owner, or none.
             return loadedParent(slot: slot, key: key, as: P.self) ?? nil
         }
-        let (query, store) = try P.parentQuery(key, from: __home)
+        let (query, store) = try P.parentQuery(key, from: _home)
         return rememberParent(try P.fetch(query, store: store).first, key: key, slot: slot)
     }
 
@@ -116,11 +116,11 @@ extension ModelProtocol {
 
     /// Reads the children of a `@HasMany`/`@HasOne` and remembers them.
     func loadChildren<Child: ModelProtocol>(_ relation: Relation, as type: Child.Type) throws -> [Child] {
-        guard __isPersisted else {
+        guard _isPersisted else {
             setLoadedChildren([], at: relation.location)
             return []
         }
-        return rememberChildren(try relation.childQuery(of: [__baselineID], as: Child.self, store: __home).all(), of: relation)
+        return rememberChildren(try relation.childQuery(of: [__baselineID], as: Child.self, store: _home).all(), of: relation)
     }
 }
 
@@ -128,7 +128,7 @@ extension ModelObject {
     /// The parent in memory for the foreign-key value `key`: `.some(parent)` (possibly
     /// `.some(nil)`: no such parent, or a nil key) when known, nil when not loaded.
     package final func loadedParent<P: ModelProtocol>(slot: Int, key: ModelValue, as type: P.Type) -> P?? {
-        if let known = _loadedParent(slot: slot, key: key, extras: __extras) { return .some(known as? P) }
+        if let known = _loadedParent(slot: slot, key: key, extras: _extrasIfAny) { return .some(known as? P) }
         return key.isNull ? .some(nil) : nil
     }
 }
@@ -163,7 +163,7 @@ enum ToOneRelation {
         let location = resolver.prototypeValue(keyPath) { prototype in
             prototype.extras.related.probe = -1
             _ = prototype[keyPath: keyPath]
-            return prototype.__extras?.related.probe ?? -1
+            return prototype._extrasIfAny?.related.probe ?? -1
         }
         guard let relation = try relations(of: schema).first(where: { $0.location == location }), relation.kind == .hasOne else {
             throw notARelation(keyPath, schema)

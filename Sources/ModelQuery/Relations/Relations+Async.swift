@@ -9,9 +9,9 @@ extension ModelProtocol {
     nonisolated(nonsending) public func load<Related: ModelProtocol>(_ keyPath: KeyPath<Self, Related?>) async throws -> Related? {
         switch try ToOneRelation.resolve(keyPath, of: self) {
         case .belongsTo(let slot):
-            let key = __values[slot]
+            let key = _value(at: slot)
             if key.isNull { return loadedParent(slot: slot, key: key, as: Related.self) ?? nil }
-            let (query, store) = try Related.parentQuery(key, from: __home)
+            let (query, store) = try Related.parentQuery(key, from: _home)
             let parent: Related?
             if let native = AsyncStoreRoute.native(store) {
                 parent = try Related.records(from: await native.fetch(query), schema: query.schema, store: store).first
@@ -33,11 +33,11 @@ extension ModelProtocol {
 
     /// Reads and keeps the children of a `@HasMany`/`@HasOne` (async).
     nonisolated(nonsending) func loadChildren<Child: ModelProtocol>(_ relation: Relation, as type: Child.Type) async throws -> [Child] {
-        guard __isPersisted else {
+        guard _isPersisted else {
             setLoadedChildren([], at: relation.location)
             return []
         }
-        let (_, store) = try Child.context(__home)
+        let (_, store) = try Child.context(_home)
         let query = relation.childQuery(of: [__baselineID], as: Child.self, store: store)
         return rememberChildren(try await query.all(), of: relation)
     }
@@ -72,7 +72,7 @@ extension Children {
         _ fetch: (Query<Child>) async throws -> [Child]
     ) async throws -> [Child] {
         let relation = try self.relation()
-        let children = try await fetch(relation.childQuery(of: [owner.__baselineID], as: Child.self, store: owner.__home))
+        let children = try await fetch(relation.childQuery(of: [owner.__baselineID], as: Child.self, store: owner._home))
         owner.linkInverse(of: children, foreignKey: relation.foreignKey)
         return children
     }
@@ -83,8 +83,8 @@ extension Through {
     /// awaiting an ``AsyncPersistenceAdapter``.
     nonisolated(nonsending) private func asyncQuery() async throws -> Query<Target> {
         let (path, shape) = (self.path, self.shape)
-        let ownerID: ModelValue? = owner.__isPersisted ? .some(owner.__baselineID) : .none
-        let (_, store) = try Target.context(owner.__home)
+        let ownerID: ModelValue? = owner._isPersisted ? .some(owner.__baselineID) : .none
+        let (_, store) = try Target.context(owner._home)
         if let native = AsyncStoreRoute.native(store), let ownerID {
             let resolved = try Self.resolvedPath(path)
             let middleRows = try await native.fetch(Self.middleQuery(resolved, ownerID: ownerID))

@@ -55,7 +55,7 @@ extension Children {
     nonisolated(nonsending) public func remove(_ child: Child) async throws -> Bool {
         _ = child.recordSchema
         let relation = try self.relation()
-        guard let ownerID, child.__values[relation.foreignKey] == ownerID else { return false }
+        guard let ownerID, child._value(at: relation.foreignKey) == ownerID else { return false }
         try await link(child, to: .null, at: relation.foreignKey)
         return true
     }
@@ -78,7 +78,7 @@ extension Children {
     nonisolated(nonsending) private func link(_ child: Child, to key: ModelValue, at foreignKey: Int) async throws {
         let undo = attach(child, to: key, at: foreignKey)
         do {
-            try await child.save(to: owner.__home)
+            try await child.save(to: owner._home)
         } catch {
             undo(child)
             throw error

@@ -70,7 +70,7 @@ struct ModelEndpoint<M: ModelProtocol>: ResourceEndpoint {
 
     /// The JSON object of a record's values.
     func object(_ record: M) throws -> [String: ModelValue] {
-        try codec.object(from: record.__values)
+        try codec.object(from: record._currentValues)
     }
 
     /// A record's response: its object serialized once, for the `ETag` and the body (bare
@@ -103,8 +103,8 @@ struct ModelEndpoint<M: ModelProtocol>: ResourceEndpoint {
         if !locking || call.store.rowLockSupport == .unsupported {
             // By primary key (the store's prepared lookup), then the constraints in memory.
             guard let record = try await M.find(key: id, in: call.store),
-                call.fixed.allSatisfy({ record.__values[$0.key] == $0.value }),
-                call.scope.allSatisfy({ record.__values[$0.key] == $0.value })
+                call.fixed.allSatisfy({ record._value(at: $0.key) == $0.value }),
+                call.scope.allSatisfy({ record._value(at: $0.key) == $0.value })
             else { throw ResourceError.notFound(schema.modelName, idText) }
             return record
         }
@@ -118,6 +118,6 @@ struct ModelEndpoint<M: ModelProtocol>: ResourceEndpoint {
     /// owner (or flat ones are not served), else the flat one.
     func location(_ record: M, nested: Bool) -> String? {
         let template = (nested || !routes.flatAllowed) ? routes.nested?.instance ?? routes.instance : routes.instance
-        return template.path { record.__values.indices.contains($0) ? record.__values[$0] : nil }
+        return template.path { record._currentValues.indices.contains($0) ? record._value(at: $0) : nil }
     }
 }

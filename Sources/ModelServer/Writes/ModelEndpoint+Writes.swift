@@ -58,7 +58,7 @@ extension ModelEndpoint {
                 throw error
             }
             var values = sent
-            if let id = values.removeValue(forKey: 0), id != record.__values[0] {
+            if let id = values.removeValue(forKey: 0), id != record._value(at: 0) {
                 throw ResourceError.unprocessable("read_only", "an update cannot change the id", field: self.key(0))
             }
             if replacing {
@@ -67,8 +67,8 @@ extension ModelEndpoint {
                     if self.codec.key(forColumn: column) != nil { values[column] = defaults[column] }
                 }
             }
-            try self.refuseReadOnly(values, stored: record.__values)
-            try self.apply(call, to: &values, stored: record.__values)
+            try self.refuseReadOnly(values, stored: record._currentValues)
+            try self.apply(call, to: &values, stored: record._currentValues)
             for (column, value) in values.sorted(by: { $0.key < $1.key }) {
                 try record.set(self.schema.columns[column].name, to: value)
             }

@@ -17,7 +17,7 @@ extension Validatable {
         let plan = try ValidationPlans.plan(for: Self.self)
         var asked: [StoreQuery] = []
         if plan.readsStore {
-            _ = try plan.run(self, values: __values, context: context) { query in
+            _ = try plan.run(self, values: _currentValues, context: context) { query in
                 asked.append(query)
                 return 0
             }
@@ -39,6 +39,6 @@ extension Validatable {
         }
         afterValidation()
         if errors.isEmpty { return .valid }
-        return .invalid(RecordInvalid(model: recordSchema.modelName, id: __values[0], errors: errors))
+        return .invalid(RecordInvalid(model: recordSchema.modelName, id: _value(at: 0), errors: errors))
     }
 }

@@ -32,14 +32,14 @@ extension Validatable {
         let errors = try runValidations(in: isNew ? .create : .update) { store }
         afterValidation()
         if errors.isEmpty { return .valid }
-        return .invalid(RecordInvalid(model: recordSchema.modelName, id: __values[0], errors: errors))
+        return .invalid(RecordInvalid(model: recordSchema.modelName, id: _value(at: 0), errors: errors))
     }
 
     /// Notes that the values just saved (with their new id and timestamps) are the ones
     /// that passed validation.
     public func validatedSaveDidFinish() {
-        guard let memo = __extras?.validationMemo as? ValidationMemo, memo.errors.isEmpty else { return }
-        extras.validationMemo = ValidationMemo(values: __values, errors: memo.errors)
+        guard let memo = _extrasIfAny?.validationMemo as? ValidationMemo, memo.errors.isEmpty else { return }
+        extras.validationMemo = ValidationMemo(values: _currentValues, errors: memo.errors)
     }
 
     /// Validates the record as it stands and returns the errors (empty when valid); also
@@ -59,7 +59,7 @@ extension Validatable {
         -> ValidationErrors
     {
         guard try beforeValidation() else {
-            throw ModelError(.cancelled, model: recordSchema.modelName, id: __values[0], message: "beforeValidation() returned false")
+            throw ModelError(.cancelled, model: recordSchema.modelName, id: _value(at: 0), message: "beforeValidation() returned false")
         }
         let errors = try runValidations(in: context ?? (isNew ? .create : .update)) { try self.store(store) }
         afterValidation()
@@ -73,15 +73,15 @@ extension Validatable {
 
     /// The errors found by the last validation (empty before the first).
     public var errors: ValidationErrors {
-        (__extras?.validationMemo as? ValidationMemo)?.errors ?? ValidationErrors()
+        (_extrasIfAny?.validationMemo as? ValidationMemo)?.errors ?? ValidationErrors()
     }
 
     /// Empty, dirty, valid or invalid; see ``ValidationState``.
     public var validationState: ValidationState {
         _ = recordSchema
-        guard let memo = __extras?.validationMemo as? ValidationMemo else { return isDirty ? .dirty : .empty }
-        if memo.values == __values { return memo.errors.isEmpty ? .valid : .invalid(memo.errors) }
-        if let valid = __extras?.lastValid, valid == __values { return .valid }  // after revert()
+        guard let memo = _extrasIfAny?.validationMemo as? ValidationMemo else { return isDirty ? .dirty : .empty }
+        if memo.values == _currentValues { return memo.errors.isEmpty ? .valid : .invalid(memo.errors) }
+        if let valid = _extrasIfAny?.lastValid, valid == _currentValues { return .valid }  // after revert()
         return .dirty
     }
 
@@ -126,7 +126,7 @@ extension Validatable {
     private func validateCandidate(
         _ value: ModelValue, at slot: Int, context: ValidationContext?, store: (any PersistenceAdapter)?
     ) throws -> ValidationErrors {
-        var values = __values
+        var values = _currentValues
         values[slot] = value
         return try ValidationPlans.plan(for: Self.self).run(
             self, values: values, context: context ?? (isNew ? .create : .update), only: slot
@@ -143,7 +143,7 @@ extension Validatable {
     func runValidations(in context: ValidationContext, count: (StoreQuery) throws -> Int) throws -> ValidationErrors {
         _ = recordSchema
         let plan = try ValidationPlans.plan(for: Self.self)
-        let values = __values
+        let values = _currentValues
         let errors = try plan.run(self, values: values, context: context, count: count)
         let extras = self.extras
         extras.validationMemo = ValidationMemo(values: values, errors: errors)
