@@ -50,4 +50,23 @@ import Testing
         let far = #expect(throws: InvalidStoredValue.self) { _ = try Meter.find(5, in: store) }
         #expect(far?.column == "taken")
     }
+
+    /// What another tool may store that still fits: an integer where the model has a
+    /// `Date` (seconds), text holding a NUL byte or several-byte characters, empty text.
+    /// Each reads whole, through the same path as the rows the adapter wrote.
+    @Test func storageClassesThatFitReadWhole() throws {
+        let store = try foreignStore()
+        try store.execute(#"INSERT INTO "meters" ("id", "reading", "label", "taken") VALUES (6, 3, CAST(x'610062' AS TEXT), 86400)"#)
+        try store.execute(#"INSERT INTO "meters" ("id", "reading", "label", "taken") VALUES (7, -2, 'naïve ☃ 🌍', 0.5)"#)
+        try store.execute(#"INSERT INTO "meters" ("id", "reading", "label", "taken") VALUES (8, 0, '', NULL)"#)
+        let nul = try #require(try Meter.find(6, in: store))
+        #expect(nul.label == "a\u{0}b" && nul.label.utf8.count == 3 && nul.reading == 3)
+        #expect(nul.taken == Date(timeIntervalSinceReferenceDate: 86400))
+        let wide = try #require(try Meter.find(7, in: store))
+        #expect(wide.label == "naïve ☃ 🌍" && wide.reading == -2 && wide.taken == Date(timeIntervalSinceReferenceDate: 0.5))
+        let empty = try #require(try Meter.find(8, in: store))
+        #expect(empty.label == "" && empty.taken == nil)
+        let all = try Meter.all(in: store).map(\.label)
+        #expect(all == ["ok", "a\u{0}b", "naïve ☃ 🌍", ""])
+    }
 }
