@@ -147,10 +147,11 @@ final class SQLiteStatement {
     ///
     /// The column is looked up once (`sqlite3_column_value`) and read through the value
     /// it returns: each `sqlite3_column_*` call looks the column up again (about 55
-    /// instructions), and a text column took three of them. The value is used only here,
-    /// before the statement steps again, on the connection's one thread at a time (the
-    /// connection is opened `SQLITE_OPEN_NOMUTEX`), which is what SQLite asks of an
-    /// unprotected `sqlite3_value`.
+    /// instructions), and a text column took three of them. The value is unprotected
+    /// (SQLite holds no mutex for it), which makes no difference on a connection opened
+    /// `SQLITE_OPEN_NOMUTEX` (multi-thread mode: no connection mutex at all) and used by one
+    /// thread at a time, as ours are; it is read only here, before the statement steps,
+    /// resets or finalizes.
     @inline(__always) func value(
         at index: Int32, type: ColumnType, _ columns: [ColumnDefinition], _ k: Int, table: String = "", idAt idIndex: Int32? = nil,
         dates: DateStorage? = nil
