@@ -76,8 +76,7 @@ open class ModelObject {
         }
     }
 
-    /// The slot of the `@Column` declared at `location`, with the two schema flags a
-    /// property read and write consult.
+    /// ``ModelSchema/access(for:)`` of the attached schema (attaching it first).
     ///
     /// The attached schema is only borrowed here: nothing between reading ``__schema`` and
     /// its last use can release it, so the lookup neither retains nor releases it. (Holding
@@ -86,9 +85,7 @@ open class ModelObject {
     @inlinable @inline(__always) package final func _lookUp<M: ModelProtocol>(
         _ location: Int, in model: M.Type
     ) -> (slot: Int, isObservable: Bool, tracksFieldTimestamps: Bool) {
-        if let schema = __schema {
-            return (schema.slot(for: location), schema.isObservable, schema.tracksFieldTimestamps)
-        }
+        if let schema = __schema { return schema.access(for: location) }
         return _lookUpAttaching(location, in: M.self)
     }
 
@@ -97,8 +94,7 @@ open class ModelObject {
     @inlinable @inline(never) package final func _lookUpAttaching<M: ModelProtocol>(
         _ location: Int, in model: M.Type
     ) -> (slot: Int, isObservable: Bool, tracksFieldTimestamps: Bool) {
-        let schema = _attachSchema(M.self)
-        return (schema.slot(for: location), schema.isObservable, schema.tracksFieldTimestamps)
+        _attachSchema(M.self).access(for: location)
     }
 
     /// Remembers that a column with field timestamps was assigned (see

@@ -166,6 +166,12 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
         return -1
     }
 
+    /// What a property read or write of the `@Column` declared at `location` needs: its
+    /// slot (``slot(for:)``) and the two flags the access consults.
+    @inlinable package func access(for location: Int) -> (slot: Int, isObservable: Bool, tracksFieldTimestamps: Bool) {
+        (slot(for: location), isObservable, tracksFieldTimestamps)
+    }
+
     /// Values for a new record: id nil, each column's default (factories run now).
     /// When every default is a constant, the row is shared, not rebuilt.
     package func newRecordValues() -> [ModelValue] {

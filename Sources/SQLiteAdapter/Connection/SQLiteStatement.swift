@@ -125,9 +125,8 @@ final class SQLiteStatement {
     }
 
     @inline(__always) func text(at index: Int32) -> String {
-        guard let bytes = sqlite3_column_text(handle, index) else { return "" }
-        let count = Int(sqlite3_column_bytes(handle, index))
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        guard let cell = sqlite3_column_value(handle, index) else { return "" }
+        return Self.text(of: cell)
     }
 
     @inline(__always) func blob(at index: Int32) -> Data {
