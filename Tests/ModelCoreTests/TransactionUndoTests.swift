@@ -11,7 +11,7 @@ final class UndoNote: Model {
 }
 
 /// What an open transaction keeps to undo record writes: the records hold it, the levels
-/// hold the records weakly, and it ends with the level.
+/// list the records without keeping them alive for long, and it ends with the level.
 @Suite("Transaction undo", .runsOffThePool)
 struct TransactionUndoTests {
     @Test func aRecordDroppedInsideATransactionIsFreedBeforeTheCommit() throws {
@@ -19,19 +19,26 @@ struct TransactionUndoTests {
             weak var dropped: Task?
             weak var changed: Task?
             try store.transaction {
+                var id: Int64 = 0
                 do {
                     let task = Task(name: "imported")
                     try task.save()
                     dropped = task
-                    let kept = try #require(try Task.find(task.id ?? 0))
+                    id = task.id ?? 0
+                }
+                do {
+                    let kept = try #require(try Task.find(id))
                     kept.name = "renamed"
+                    // The level lets go of the first record here, at the write after it.
                     try kept.save()
                     changed = kept
                 }
+                #expect(dropped == nil && changed != nil)
+                try Task(name: "third").save()
                 // Nothing is left to put back for records nobody holds.
                 #expect(dropped == nil && changed == nil)
             }
-            #expect(try Task.all().map(\.name) == ["renamed"])
+            #expect(try Task.all().map(\.name) == ["renamed", "third"])
         }
     }
 

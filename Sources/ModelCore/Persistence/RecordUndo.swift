@@ -7,9 +7,10 @@
 /// baseline, persisted flag and home store.
 ///
 /// The record holds its own undo entries (``ModelObject/__undo``, one per open level that
-/// wrote it) and the level holds the record weakly (``WrittenRecord``): a record dropped
-/// inside a long transaction takes its undo with it, since there is nothing left to put
-/// back. Entries are read and changed only holding ``UndoLedger/lock``.
+/// wrote it) and the level lists the record (``WrittenRecords``) without keeping it alive
+/// for long: a record dropped inside a long transaction takes its undo with it, since
+/// there is nothing left to put back. Entries are read and changed only holding
+/// ``UndoLedger/lock``.
 package struct RecordUndo {
     /// A row kept as a difference from the written values when that is smaller.
     enum Row {
@@ -140,13 +141,6 @@ package struct UndoEntry {
     let undo: RecordUndo
 }
 
-/// A record written at a transaction level, held weakly: the level does not keep records
-/// alive (see ``RecordUndo``).
-package struct WrittenRecord {
-    weak var record: ModelObject?
-    init(_ record: ModelObject) { self.record = record }
-}
-
 /// The lock every record's undo entries (``ModelObject/__undo``) are read and changed
 /// under. One for the process: a record can be written in transactions on two stores,
 /// whose handles end on different threads.
@@ -174,11 +168,12 @@ package enum UndoLedger {
 
     /// Takes the undo entries of `level` out of the records it wrote that still exist,
     /// newest first.
-    static func take(_ written: [WrittenRecord], level: UInt64) -> [(ModelObject, RecordUndo)] {
-        lock.withLock {
+    static func take(_ written: WrittenRecords, level: UInt64) -> [(ModelObject, RecordUndo)] {
+        let records = written.records
+        return lock.withLock {
             var taken: [(ModelObject, RecordUndo)] = []
-            for entry in written.reversed() {
-                guard let record = entry.record, let undo = remove(level, from: record) else { continue }
+            for record in records.reversed() {
+                guard let undo = remove(level, from: record) else { continue }
                 taken.append((record, undo))
             }
             return taken
@@ -186,32 +181,29 @@ package enum UndoLedger {
     }
 
     /// Drops the undo entries of a committed outermost `level`.
-    static func discard(_ written: [WrittenRecord], level: UInt64) {
+    static func discard(_ written: WrittenRecords, level: UInt64) {
         guard !written.isEmpty else { return }
+        let records = written.records
         lock.withLock {
-            for entry in written {
-                if let record = entry.record { _ = remove(level, from: record) }
-            }
+            for record in records { _ = remove(level, from: record) }
         }
     }
 
     /// Hands the entries of a committed nested `level` to the level around it (`outer`),
-    /// where that level does not already hold an earlier state of the record; returns the
-    /// records `outer` now holds entries for.
-    static func merge(_ written: [WrittenRecord], level: UInt64, into outer: UInt64) -> [WrittenRecord] {
-        guard !written.isEmpty else { return [] }
-        return lock.withLock {
-            var moved: [WrittenRecord] = []
-            for entry in written {
-                guard let record = entry.record, let k = record.__undo.lastIndex(where: { $0.level == level }) else { continue }
+    /// where that level does not already hold an earlier state of the record, and adds
+    /// the records whose entries moved to `outerWritten`.
+    static func merge(_ written: WrittenRecords, level: UInt64, into outer: UInt64, _ outerWritten: inout WrittenRecords) {
+        guard !written.isEmpty else { return }
+        lock.withLock {
+            outerWritten.append(written) { record in
+                guard let k = record.__undo.lastIndex(where: { $0.level == level }) else { return false }
                 if record.__undo.contains(where: { $0.level == outer }) {
                     removeEntry(at: k, of: record)
-                } else {
-                    record.__undo[k].level = outer
-                    moved.append(entry)
+                    return false
                 }
+                record.__undo[k].level = outer
+                return true
             }
-            return moved
         }
     }
 

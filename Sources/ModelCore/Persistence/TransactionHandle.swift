@@ -34,9 +34,10 @@ public final class TransactionHandle: @unchecked Sendable {
         /// Changes to hand on at commit, each kept only if something took changes when it
         /// was made (see ``TransactionContext/record(_:schema:instance:adapter:undo:)``).
         var changes: [PendingChange] = []
-        /// Records written at this level, held weakly; each holds how to restore its state
-        /// before the level (see ``RecordUndo``).
-        var written: [WrittenRecord] = []
+        /// Records written at this level; each holds how to restore its state before the
+        /// level (see ``RecordUndo``). The level does not keep a record alive for long once
+        /// nothing else does (see ``WrittenRecords``).
+        var written = WrittenRecords()
         /// The schemas written at this level (for ``TableObservers``), repeats mostly
         /// skipped.
         var schemas: [ModelSchema] = []
@@ -170,7 +171,7 @@ public final class TransactionHandle: @unchecked Sendable {
         lock.withLock {
             let outer = levels.count - 1
             levels[outer].changes += level.changes
-            levels[outer].written += UndoLedger.merge(level.written, level: level.serial, into: levels[outer].serial)
+            UndoLedger.merge(level.written, level: level.serial, into: levels[outer].serial, &levels[outer].written)
             levels[outer].schemas += level.schemas
         }
     }
@@ -184,7 +185,9 @@ public final class TransactionHandle: @unchecked Sendable {
         undoing record: ModelObject?, _ undo: (_ isolation: (any Actor)?) -> RecordUndo?
     ) -> Bool {
         let isolation = record == nil ? nil : foreignIsolation()
-        return lock.withLock {
+        // Records a sweep let go, dropped after unlocking: one may end then.
+        var released = WrittenRecords.Released()
+        let noted = lock.withLock {
             guard !levels.isEmpty else { return false }
             let top = levels.count - 1
             if levels[top].schemas.last !== schema { levels[top].schemas.append(schema) }
@@ -194,10 +197,12 @@ public final class TransactionHandle: @unchecked Sendable {
             }
             if let record {
                 guard UndoLedger.note(record, level: levels[top].serial, { undo(isolation) }) else { return true }
-                levels[top].written.append(WrittenRecord(record))
+                released = levels[top].written.append(record, weakly: isolation != nil)
             }
             return true
         }
+        withExtendedLifetime(released) {}
+        return noted
     }
 
     /// The isolation a rollback must restore a record written now in, when that is not

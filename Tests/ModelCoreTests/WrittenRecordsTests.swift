@@ -1,0 +1,154 @@
+import ArrayAdapter
+@testable import ModelCore
+import Testing
+
+/// How a transaction level holds the records it wrote (``WrittenRecords``): strongly while
+/// the caller keeps them, so they get no weak reference; records only the level holds end
+/// at the level's next write or sweep, as they would outside the transaction.
+@Suite("Written records", .runsOffThePool)
+struct WrittenRecordsTests {
+    /// A weak-reference probe for a record.
+    final class Probe {
+        weak var record: UndoNote?
+        init(_ record: UndoNote) { self.record = record }
+    }
+
+    /// Saves `count` new notes, probed in `probes`, and returns them.
+    static func saveNotes(_ count: Int, to store: ArrayAdapter, probes: inout [Probe]) throws -> [UndoNote] {
+        var notes: [UndoNote] = []
+        for _ in 0..<count {
+            let note = UndoNote()
+            try note.save(to: store)
+            notes.append(note)
+            probes.append(Probe(note))
+        }
+        return notes
+    }
+
+    @Test func aLevelHoldsTheRecordsItsCallerKeepsWithoutWeakReferences() {
+        var written = WrittenRecords()
+        let first = UndoNote(), second = UndoNote(), foreign = UndoNote()
+        #expect(written.append(first, weakly: false).previous == nil)
+        #expect(written.append(second, weakly: false).previous == nil)
+        // 1 is the runtime's count for an object no weak reference points to.
+        #expect(_getWeakRetainCount(first) == 1 && _getWeakRetainCount(second) == 1)
+        // A record written from another isolation is held weakly from the start.
+        _ = written.append(foreign, weakly: true)
+        #expect(_getWeakRetainCount(foreign) == 2)
+        #expect(written.records.map(ObjectIdentifier.init) == [first, second, foreign].map(ObjectIdentifier.init))
+    }
+
+    @Test func theRecordBeforeANewOneIsLetGoWhenOnlyTheLevelHoldsIt() {
+        var written = WrittenRecords()
+        var probe: Probe?
+        do {
+            let dropped = UndoNote()
+            probe = Probe(dropped)
+            _ = written.append(dropped, weakly: false)
+        }
+        let next = UndoNote()
+        var released = written.append(next, weakly: false)
+        // Handed back to be dropped after the level's lock, held weakly meanwhile.
+        #expect(released.previous != nil && written.records.count == 2)
+        released = WrittenRecords.Released()
+        #expect(probe?.record == nil)
+        #expect(written.records.map(ObjectIdentifier.init) == [ObjectIdentifier(next)])
+    }
+
+    @Test func aCommittedTransactionLeavesNoUndoOnTheRecordsItHeld() throws {
+        let store = ArrayAdapter()
+        let kept = UndoNote()
+        let updated = UndoNote()
+        try updated.save(to: store)
+        try store.transaction {
+            try kept.save(to: store)
+            updated.text = "changed"
+            try updated.save(to: store)
+            #expect(kept.__undo.count == 1 && updated.__undo.count == 1)
+        }
+        #expect(kept.__undo.isEmpty && updated.__undo.isEmpty)
+    }
+
+    @Test func aRecordDroppedEarlyEndsAtTheNextSweepAndTheRestAreRestored() throws {
+        let store = ArrayAdapter()
+        var kept: [UndoNote] = []
+        #expect(throws: Boom.self) {
+            try store.transaction {
+                var early: UndoNote? = UndoNote()
+                let probe = Probe(try #require(early))
+                try early?.save(to: store)
+                // Still held when the next record is written, so that write keeps it.
+                let second = UndoNote()
+                try second.save(to: store)
+                kept.append(second)
+                early = nil
+                #expect(probe.record != nil, "kept by the level after the caller dropped it")
+                // The sweep at the level's 1,024th record lets it go: write up to one
+                // short of that (the level holds `early` and `kept`).
+                while 1 + kept.count < WrittenRecords.sweepFloor - 1 {
+                    let note = UndoNote()
+                    try note.save(to: store)
+                    kept.append(note)
+                }
+                #expect(probe.record != nil, "kept until the sweep")
+                let last = UndoNote()
+                try last.save(to: store)
+                kept.append(last)
+                #expect(probe.record == nil)
+                throw Boom()
+            }
+        }
+        #expect(kept.allSatisfy { $0.isNew && $0.id == nil && $0.__undo.isEmpty })
+        #expect(try UndoNote.count(in: store) == 0)
+    }
+
+    @Test func aLongTransactionKeepsAboutAsManyEndedRecordsAsLiveOnes() throws {
+        let store = ArrayAdapter()
+        var probes: [Probe] = []
+        try store.transaction {
+            // Records the caller drops as it goes end one write later.
+            for _ in 0..<3_000 {
+                let note = UndoNote()
+                try note.save(to: store)
+                probes.append(Probe(note))
+            }
+            #expect(probes.count(where: { $0.record != nil }) == 1)
+            // Records kept for a while, then dropped together, end at the sweep that runs
+            // when the level has twice as many records as after the last one.
+            withExtendedLifetime(try Self.saveNotes(3_000, to: store, probes: &probes)) {}
+            #expect(probes.count(where: { $0.record != nil }) == 3_000)
+            var written = 6_000
+            while probes.contains(where: { $0.record != nil }), written < 20_000 {
+                try UndoNote().save(to: store)
+                written += 1
+            }
+            #expect(written <= 2 * (3_000 + WrittenRecords.sweepFloor))
+        }
+        #expect(try UndoNote.count(in: store) >= 6_000)
+    }
+
+    @Test func aRecordDroppedInANestedLevelIsNotRestoredButTheOthersAre() throws {
+        let store = ArrayAdapter()
+        let outer = UndoNote()
+        let inner = UndoNote()
+        var probe: Probe?
+        #expect(throws: Boom.self) {
+            try store.transaction {
+                try outer.save(to: store)
+                try store.transaction {
+                    do {
+                        let dropped = UndoNote()
+                        try dropped.save(to: store)
+                        probe = Probe(dropped)
+                    }
+                    try inner.save(to: store)
+                }
+                // The committed savepoint's records moved to this level.
+                #expect(inner.__undo.count == 1 && probe?.record == nil)
+                throw Boom()
+            }
+        }
+        #expect(outer.isNew && inner.isNew && outer.__undo.isEmpty && inner.__undo.isEmpty)
+        #expect(try UndoNote.count(in: store) == 0)
+    }
+}
