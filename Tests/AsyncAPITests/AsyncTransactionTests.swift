@@ -161,6 +161,38 @@ import Testing
         #expect(try await Shelf.count(in: store) == 16)
     }
 
+    /// Child tasks write into one transaction level at once, past its first sweep: each
+    /// keeps a quarter of its records until it ends and drops the rest as it goes. The
+    /// level's list changes under its lock from several threads while records end (Thread
+    /// Sanitizer runs this suite).
+    @Test(arguments: [true, false]) func concurrentWritersInOneLevelCommitOrRollBackTogether(_ commits: Bool) async throws {
+        let store = ArrayAdapter()
+        struct Stop: Error {}
+        let writers = 4, each = 400
+        var keptCount = 0
+        do {
+            keptCount = try await store.transaction { _ in
+                let kept = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for writer in 0..<writers {
+                        group.addTask {
+                            var kept: [Shelf] = []
+                            for k in 0..<each {
+                                let shelf = try await Shelf.create(["name": .string("w\(writer)-\(k)")], in: store)
+                                if k % 4 == 0 { kept.append(shelf) }
+                            }
+                            return kept.filter { !$0.isNew }.count
+                        }
+                    }
+                    return try await group.reduce(0, +)
+                }
+                if !commits { throw Stop() }
+                return kept
+            }
+        } catch is Stop {}
+        #expect(try await Shelf.count(in: store) == (commits ? writers * each : 0))
+        #expect(keptCount == (commits ? writers * each / 4 : 0))
+    }
+
     @Test func recordsMadeInsideComeOut() async throws {
         let store = ArrayAdapter()
         let shelf = try await store.transaction { _ in try await Shelf.create(["name": "out"], in: store) }
