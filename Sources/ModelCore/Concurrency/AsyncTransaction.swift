@@ -207,8 +207,8 @@ enum TransactionExecutor: Sendable {
 }
 
 extension TransactionHandle.Level {
-    /// Puts back every record written at a rolled-back level, newest first, each in the
-    /// isolation it was written from.
+    /// Puts back every record written at a rolled-back level that still exists, each in
+    /// the isolation it was written from.
     nonisolated(nonsending) func restoreEverywhere() async {
         for (record, undo) in UndoLedger.take(written, level: serial) {
             if let isolation = undo.isolation {

@@ -166,8 +166,9 @@ package enum UndoLedger {
         }
     }
 
-    /// Takes the undo entries of `level` out of the records it wrote that still exist,
-    /// newest first.
+    /// Takes the undo entries of `level` out of the records it wrote that still exist, in
+    /// the reverse of ``WrittenRecords/records`` (each record is restored on its own, so
+    /// the order between records changes nothing).
     static func take(_ written: WrittenRecords, level: UInt64) -> [(ModelObject, RecordUndo)] {
         let records = written.records
         return lock.withLock {

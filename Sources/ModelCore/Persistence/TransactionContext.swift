@@ -97,9 +97,8 @@ extension TransactionHandle.Level {
         changes.withUnsafeBufferPointer { CommitBus.publish($0, schemas: schemas, store: store) }
     }
 
-    /// Puts back every record written at a rolled-back level that still exists, newest
-    /// first, on the calling thread (a synchronous transaction: every write came from its
-    /// body).
+    /// Puts back every record written at a rolled-back level that still exists, on the
+    /// calling thread (a synchronous transaction: every write came from its body).
     func restore() {
         for (record, undo) in UndoLedger.take(written, level: serial) { undo.restore(record) }
     }

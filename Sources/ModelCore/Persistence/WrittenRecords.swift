@@ -95,7 +95,7 @@ package struct WrittenRecords {
     }
 
     /// Adds the records of a committed nested level that `keep` accepts, each held as it
-    /// was there (see ``UndoLedger/merge(_:level:into:)``).
+    /// was there (see ``UndoLedger/merge(_:level:into:_:)``).
     mutating func append(_ other: WrittenRecords, where keep: (ModelObject) -> Bool) {
         held += other.held.filter(keep)
         loosened += other.loosened.filter { $0.record.map(keep) ?? false }
