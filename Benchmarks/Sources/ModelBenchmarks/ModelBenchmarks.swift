@@ -35,7 +35,9 @@ func time<E: Error>(_ body: () throws(E) -> Void) throws(E) -> Duration {
 func runTimedBody(_ body: () -> Void) { body() }
 
 /// What ``time(_:)`` calls its body through: ``runTimedBody(_:)``, assigned again at startup
-/// (``ModelBenchmarks/main()``) so the call stays indirect.
+/// (``ModelBenchmarks/main()``) so the call stays indirect. `nonisolated(unsafe)`: written
+/// once, first thing in `main()`, before any benchmark thread or task exists; only read
+/// after.
 nonisolated(unsafe) var timedRegion: (() -> Void) -> Void = { $0() }
 
 func seededStore(_ n: Int) throws -> (ArrayAdapter, [Person]) {
