@@ -184,9 +184,8 @@ package enum UndoLedger {
     /// Drops the undo entries of a committed outermost `level`.
     static func discard(_ written: WrittenRecords, level: UInt64) {
         guard !written.isEmpty else { return }
-        let records = written.records
         lock.withLock {
-            for record in records { _ = remove(level, from: record) }
+            written.forEachRecord { _ = remove(level, from: $0) }
         }
     }
 

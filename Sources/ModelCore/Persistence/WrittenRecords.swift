@@ -94,6 +94,15 @@ package struct WrittenRecords {
         held + loosened.compactMap(\.record)
     }
 
+    /// Calls `body` with each record that still exists, in the order of ``records``,
+    /// without collecting them into an array first (a commit visits every record once).
+    func forEachRecord(_ body: (ModelObject) -> Void) {
+        for record in held { body(record) }
+        for entry in loosened {
+            if let record = entry.record { body(record) }
+        }
+    }
+
     /// Adds the records of a committed nested level that `keep` accepts, each held as it
     /// was there (see ``UndoLedger/merge(_:level:into:_:)``).
     mutating func append(_ other: WrittenRecords, where keep: (ModelObject) -> Bool) {
