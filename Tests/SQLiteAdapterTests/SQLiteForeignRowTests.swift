@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteAdapter
+import Synchronization
 import Testing
 
 /// A table the model maps but another tool wrote: what does not fit the model is a typed
@@ -31,6 +32,30 @@ import Testing
         #expect(throws: InvalidStoredValue.self) { _ = try Meter.all(in: store) }
         #expect(throws: InvalidStoredValue.self) { _ = try Meter.fetch(sql: #"SELECT * FROM "meters""#, in: store) }
         #expect(try Meter.find(1, in: store)?.reading == 7, "the rows that fit still read")
+    }
+
+    /// `Meter`, counting the records made and ended.
+    final class CountedMeter: Model {
+        static var tableName: String { "meters" }
+        static let made = Atomic<Int>(0)
+        static let ended = Atomic<Int>(0)
+        @Column var reading: Int32 = 0
+        @Column var label: String = ""
+        @Column var taken: Date?
+        init() { Self.made.add(1, ordering: .relaxed) }
+        deinit { Self.ended.add(1, ordering: .relaxed) }
+    }
+
+    /// A fetch fills its array in place; one that stops at a row that does not fit
+    /// releases the records it made for the rows before it.
+    @Test func aFetchStoppedByARowThatDoesNotFitEndsTheRecordsItMade() throws {
+        let store = try foreignStore()
+        try store.execute(#"INSERT INTO "meters" ("id", "reading", "label") VALUES (2, 2, NULL)"#)
+        _ = try CountedMeter.find(1, in: store)  // the schema, and anything it keeps, made first
+        let (made, ended) = (CountedMeter.made.load(ordering: .relaxed), CountedMeter.ended.load(ordering: .relaxed))
+        #expect(throws: InvalidStoredValue.self) { _ = try CountedMeter.all(in: store) }
+        #expect(CountedMeter.made.load(ordering: .relaxed) - made == 1, "the first row became a record")
+        #expect(CountedMeter.ended.load(ordering: .relaxed) - ended == 1, "and it ended with the fetch")
     }
 
     @Test func nullInANonOptionalColumnIsATypedError() throws {
