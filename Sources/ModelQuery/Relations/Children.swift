@@ -8,7 +8,7 @@ public struct Children<Child: ModelProtocol> {
     let location: Int
 
     /// The children of `owner` through the relation declared at `location`.
-    package init(owner: ModelObject, location: Int) {
+    @usableFromInline package init(owner: ModelObject, location: Int) {
         self.owner = owner
         self.location = location
     }

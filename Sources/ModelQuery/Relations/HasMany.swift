@@ -23,7 +23,7 @@
 /// ambiguous inverse is a ``SchemaError`` `.invalidRelation` on first use of the model.
 @propertyWrapper
 public struct HasMany<Child: ModelProtocol>: Sendable {
-    let spec: ChildRelationSpec<Child>
+    @usableFromInline let spec: ChildRelationSpec<Child>
     var location: Int { spec.location }
 
     /// A has-many relation; `dependent` is what `destroy()` does to the children.
@@ -39,13 +39,16 @@ public struct HasMany<Child: ModelProtocol>: Sendable {
         get { preconditionFailure("unreachable: @HasMany outside a Model") }
     }
 
+    // Inlined, so the storage key path folds into a field read (out of line, the generic
+    // subscript projected it through the key-path object: about 150 instructions an access).
     /// The owner's children, as a query to chain on.
+    @inlinable @inline(__always)
     public static subscript<M: ModelProtocol>(
         _enclosingInstance instance: M,
         wrapped wrappedKeyPath: KeyPath<M, Children<Child>>,
         storage storageKeyPath: KeyPath<M, Self>
     ) -> Children<Child> {
-        Children(owner: instance, location: instance[keyPath: storageKeyPath].location)
+        Children(owner: instance, location: instance[keyPath: storageKeyPath].spec.location)
     }
 }
 

@@ -71,8 +71,8 @@ enum RelationLookup {
 
 /// What `@HasMany` and `@HasOne` declare: where (the wrapper's identity), the inverse
 /// `@BelongsTo` when named, and the delete rule.
-struct ChildRelationSpec<Child: ModelProtocol>: Sendable {
-    let location: Int
+@usableFromInline struct ChildRelationSpec<Child: ModelProtocol>: Sendable {
+    @usableFromInline let location: Int
     let inverse: (PartialKeyPath<Child> & Sendable)?
     let rule: DeleteRule
 
