@@ -57,11 +57,23 @@ extension ModelObject {
             counts[index] += 1
         }
         var groups = [[ModelObject]](repeating: [], count: owners.count)
-        for index in owners.indices where counts[index] > 0 { groups[index].reserveCapacity(counts[index]) }
+        // Whether an owner's current id is the key its children were grouped by (its
+        // stored id, unless changed in memory since) and not null: the children's keys then
+        // need no reading or rewriting.
+        var idIsKey = [Bool](repeating: false, count: owners.count)
+        for index in owners.indices where counts[index] > 0 {
+            groups[index].reserveCapacity(counts[index])
+            let key = owners[index].__baselineID
+            idIsKey[index] = !key.isNull && ModelValue.row(owners[index].__values, at: 0, equals: key)
+        }
         for k in children.indices where ownerOf[k] >= 0 {
             let index = ownerOf[k]
             groups[index].append(children[k])
-            children[k]._linkInverse(owners[index], slot: foreignKey)
+            if idIsKey[index] {
+                children[k]._linkInverse(toOwnerWhoseIDIsTheKey: owners[index], slot: foreignKey)
+            } else {
+                children[k]._linkInverse(owners[index], slot: foreignKey)
+            }
         }
         for owner in owners where owner.__isPersisted {
             owner.extras.related.children[location] = position[owner.__baselineID].map { groups[$0] } ?? []

@@ -152,6 +152,19 @@ extension ModelObject {
     /// is unsaved (the key is then kept as it is). Replaces an assigned parent at `slot`.
     package final func _linkInverse(_ owner: ModelObject, slot: Int) {
         let id = owner.__values.first ?? .null
+        linkOwner(owner, slot: slot, pending: id.isNull)
+        if !id.isNull, !ModelValue.row(__values, at: slot, equals: id) { _assign(id, at: slot) }
+    }
+
+    /// ``_linkInverse(_:slot:)`` for a child whose foreign key at `slot` already holds
+    /// `owner`'s current id, which is not null (the children an eager load grouped by
+    /// that key, or a lazy read matched on it): links without reading and comparing the
+    /// id again (about 100 instructions a child).
+    package final func _linkInverse(toOwnerWhoseIDIsTheKey owner: ModelObject, slot: Int) {
+        linkOwner(owner, slot: slot, pending: false)
+    }
+
+    private func linkOwner(_ owner: ModelObject, slot: Int, pending: Bool) {
         if __extras?.related.parents[slot] != nil { __extras?.related.parents[slot] = nil }
         keepInlineParent(unlessAt: slot)
         // Field by field: assigning a whole new link initialises one weak reference and
@@ -159,8 +172,7 @@ extension ModelObject {
         __inverse.owner = owner
         __inverse.parent = nil
         __inverse.slot = Int32(truncatingIfNeeded: slot)
-        __inverse.pending = id.isNull
-        if !id.isNull, !ModelValue.row(__values, at: slot, equals: id) { _assign(id, at: slot) }
+        __inverse.pending = pending
     }
 }
 

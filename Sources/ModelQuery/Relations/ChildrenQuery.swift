@@ -61,7 +61,13 @@ extension ModelObject {
     /// memory: `child.parent` then returns this record without a query).
     package final func linkInverse(of children: [ModelObject], foreignKey: Int) {
         let id = _value(at: 0)
-        for child in children where child._value(at: foreignKey) == id { child._linkInverse(self, slot: foreignKey) }
+        guard !id.isNull else {
+            for child in children where child._value(at: foreignKey) == id { child._linkInverse(self, slot: foreignKey) }
+            return
+        }
+        for child in children where child._value(at: foreignKey) == id {
+            child._linkInverse(toOwnerWhoseIDIsTheKey: self, slot: foreignKey)
+        }
     }
 
     /// Remembers loaded children of the relation at `location` (nil forgets them).
