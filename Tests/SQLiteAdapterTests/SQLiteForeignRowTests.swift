@@ -56,6 +56,15 @@ import Testing
         #expect(throws: InvalidStoredValue.self) { _ = try CountedMeter.all(in: store) }
         #expect(CountedMeter.made.load(ordering: .relaxed) - made == 1, "the first row became a record")
         #expect(CountedMeter.ended.load(ordering: .relaxed) - ended == 1, "and it ended with the fetch")
+
+        // The same inside a context, whose records are its instances (held weakly).
+        let context = ModelContext()
+        let (madeInContext, endedInContext) = (CountedMeter.made.load(ordering: .relaxed), CountedMeter.ended.load(ordering: .relaxed))
+        context.run {
+            #expect(throws: InvalidStoredValue.self) { _ = try CountedMeter.all(in: store) }
+        }
+        #expect(CountedMeter.made.load(ordering: .relaxed) - madeInContext == 1)
+        #expect(CountedMeter.ended.load(ordering: .relaxed) - endedInContext == 1)
     }
 
     @Test func nullInANonOptionalColumnIsATypedError() throws {

@@ -69,31 +69,29 @@ extension ModelProtocol {
         -> [Self]
     {
         // `materialize` per row, with the context looked up once per query.
-        if let registry = contextRegistry(schema) {
-            var records: [Self] = []
-            records.reserveCapacity(rows.count)
-            for row in rows {
-                try schema.checkLoaded(row)
-                records.append(registry.resolve(row, schema: schema, store: store, as: Self.self))
-            }
-            return registry.visible(records)
-        }
+        let registry = contextRegistry(schema)
         // Stored in place as `ModelObject`s. This module's code is not specialised for each
         // model, so appending to a `[Self]` here runs the standard library's unspecialised
         // array code (about 150 instructions a record with reserving); a class reference
         // has one layout whatever its class, so the new buffer is rebound and filled with
         // non-generic stores. On a throw, the records stored so far are released.
-        return try [Self](unsafeUninitializedCapacity: rows.count) { buffer, initialized in
+        let records = try [Self](unsafeUninitializedCapacity: rows.count) { buffer, initialized in
             try buffer.withMemoryRebound(to: ModelObject.self) { objects in
                 for row in rows {
                     try schema.checkLoaded(row)
-                    let record = Self()
-                    record._load(row, schema: schema, from: store)
+                    let record: Self
+                    if let registry {
+                        record = registry.resolve(row, schema: schema, store: store, as: Self.self)
+                    } else {
+                        record = Self()
+                        record._load(row, schema: schema, from: store)
+                    }
                     objects.initializeElement(at: initialized, to: record)
                     initialized += 1
                 }
             }
         }
+        return registry.map { $0.visible(records) } ?? records
     }
 
     /// `find` by a stored id value: the current context's instance, or the store's row.
