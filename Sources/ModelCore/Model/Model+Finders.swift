@@ -77,15 +77,20 @@ extension ModelProtocol {
         // non-generic stores. On a throw, the records stored so far are released.
         let records = try [Self](unsafeUninitializedCapacity: rows.count) { buffer, initialized in
             try buffer.withMemoryRebound(to: ModelObject.self) { objects in
+                // Two loops, so the usual one (no context) tests nothing per row.
+                if let registry {
+                    for row in rows {
+                        try schema.checkLoaded(row)
+                        let record = registry.resolve(row, schema: schema, store: store, as: Self.self)
+                        objects.initializeElement(at: initialized, to: record)
+                        initialized += 1
+                    }
+                    return
+                }
                 for row in rows {
                     try schema.checkLoaded(row)
-                    let record: Self
-                    if let registry {
-                        record = registry.resolve(row, schema: schema, store: store, as: Self.self)
-                    } else {
-                        record = Self()
-                        record._load(row, schema: schema, from: store)
-                    }
+                    let record = Self()
+                    record._load(row, schema: schema, from: store)
                     objects.initializeElement(at: initialized, to: record)
                     initialized += 1
                 }
