@@ -70,6 +70,9 @@ extension ModelProtocol {
     {
         // `materialize` per row, with the context looked up once per query.
         let registry = contextRegistry(schema)
+        // (`Array(unsafeUninitializedCapacity: 0)` stores its count into the shared empty
+        // array's storage: a write other threads' empty arrays race with.)
+        guard !rows.isEmpty else { return [] }
         // Stored in place as `ModelObject`s. This module's code is not specialised for each
         // model, so appending to a `[Self]` here runs the standard library's unspecialised
         // array code (about 150 instructions a record with reserving); a class reference

@@ -37,6 +37,8 @@ extension ModelObject {
     /// from a document), or nil when none were loaded.
     package final func loadedChildren<Child: ModelProtocol>(at location: Int, as type: Child.Type) -> [Child]? {
         guard let records = _extrasIfAny?.related.children[location] else { return nil }
+        // (`Array(unsafeUninitializedCapacity: 0)` would store into the shared empty array.)
+        guard !records.isEmpty else { return [] }
         // Only this relation's code stores here, always with its own target type: checked,
         // and copied as `ModelObject`s (appending to a `[Child]` in code generic over the
         // model runs the standard library's unspecialised array code, about 75
