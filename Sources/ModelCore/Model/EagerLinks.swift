@@ -97,16 +97,6 @@ extension ModelObject {
             }
         }
     }
-
-    /// Runs `body` over `records` as `ModelObject`s: the same references, read in place.
-    /// (Converting `[M]` to `[ModelObject]` in code generic over `M`, as ModelQuery's is,
-    /// casts element by element; a class reference has one layout whatever its class, so
-    /// the buffer is rebound instead, and the loops in `body` are not generic.)
-    private static func _withObjects<M: ModelObject, R>(
-        _ records: [M], _ body: (UnsafeBufferPointer<ModelObject>) throws -> R
-    ) rethrows -> R {
-        try records.withUnsafeBufferPointer { try $0.withMemoryRebound(to: ModelObject.self, body) }
-    }
 }
 
 /// Positions of key values (ids, foreign keys) while linking loaded records. Integer keys,

@@ -70,33 +70,23 @@ extension ModelProtocol {
     {
         // `materialize` per row, with the context looked up once per query.
         let registry = contextRegistry(schema)
-        // (`Array(unsafeUninitializedCapacity: 0)` stores its count into the shared empty
-        // array's storage: a write other threads' empty arrays race with.)
-        guard !rows.isEmpty else { return [] }
-        // Stored in place as `ModelObject`s. This module's code is not specialised for each
-        // model, so appending to a `[Self]` here runs the standard library's unspecialised
-        // array code (about 150 instructions a record with reserving); a class reference
-        // has one layout whatever its class, so the new buffer is rebound and filled with
-        // non-generic stores. On a throw, the records stored so far are released.
-        let records = try [Self](unsafeUninitializedCapacity: rows.count) { buffer, initialized in
-            try buffer.withMemoryRebound(to: ModelObject.self) { objects in
-                // Two loops, so the usual one (no context) tests nothing per row.
-                if let registry {
-                    for row in rows {
-                        try schema.checkLoaded(row)
-                        let record = registry.resolve(row, schema: schema, store: store, as: Self.self)
-                        objects.initializeElement(at: initialized, to: record)
-                        initialized += 1
-                    }
-                    return
-                }
+        let records = try ModelObject._makeArray(of: Self.self, count: rows.count) { objects, initialized in
+            // Two loops, so the usual one (no context) tests nothing per row.
+            if let registry {
                 for row in rows {
                     try schema.checkLoaded(row)
-                    let record = Self()
-                    record._load(row, schema: schema, from: store)
+                    let record = registry.resolve(row, schema: schema, store: store, as: Self.self)
                     objects.initializeElement(at: initialized, to: record)
                     initialized += 1
                 }
+                return
+            }
+            for row in rows {
+                try schema.checkLoaded(row)
+                let record = Self()
+                record._load(row, schema: schema, from: store)
+                objects.initializeElement(at: initialized, to: record)
+                initialized += 1
             }
         }
         return registry.map { $0.visible(records) } ?? records

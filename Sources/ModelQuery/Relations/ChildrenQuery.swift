@@ -37,23 +37,17 @@ extension ModelObject {
     /// from a document), or nil when none were loaded.
     package final func loadedChildren<Child: ModelProtocol>(at location: Int, as type: Child.Type) -> [Child]? {
         guard let records = _extrasIfAny?.related.children[location] else { return nil }
-        // (`Array(unsafeUninitializedCapacity: 0)` would store into the shared empty array.)
-        guard !records.isEmpty else { return [] }
         // Only this relation's code stores here, always with its own target type: checked,
-        // and copied as `ModelObject`s (appending to a `[Child]` in code generic over the
-        // model runs the standard library's unspecialised array code, about 75
-        // instructions a child).
+        // and copied in place (see ``ModelObject/_makeArray(of:count:_:)``).
         var allChildren = true
-        let children = [Child](unsafeUninitializedCapacity: records.count) { buffer, initialized in
-            buffer.withMemoryRebound(to: ModelObject.self) { objects in
-                for record in records {
-                    guard record is Child else {
-                        allChildren = false
-                        return
-                    }
-                    objects.initializeElement(at: initialized, to: record)
-                    initialized += 1
+        let children = ModelObject._makeArray(of: Child.self, count: records.count) { objects, initialized in
+            for record in records {
+                guard record is Child else {
+                    allChildren = false
+                    return
                 }
+                objects.initializeElement(at: initialized, to: record)
+                initialized += 1
             }
         }
         return allChildren ? children : nil
@@ -63,12 +57,12 @@ extension ModelObject {
     /// memory: `child.parent` then returns this record without a query).
     package final func linkInverse(of children: [ModelObject], foreignKey: Int) {
         let id = _value(at: 0)
-        guard !id.isNull else {
-            for child in children where child._value(at: foreignKey) == id { child._linkInverse(self, slot: foreignKey) }
-            return
-        }
         for child in children where child._value(at: foreignKey) == id {
-            child._linkInverse(toOwnerWhoseIDIsTheKey: self, slot: foreignKey)
+            if id.isNull {
+                child._linkInverse(self, slot: foreignKey)
+            } else {
+                child._linkInverse(toOwnerWhoseIDIsTheKey: self, slot: foreignKey)
+            }
         }
     }
 
