@@ -38,11 +38,33 @@ struct WrittenRecordsTests {
         #expect(written.records.map(ObjectIdentifier.init) == [first, second, foreign].map(ObjectIdentifier.init))
     }
 
-    @Test func theRecordBeforeANewOneIsLetGoWhenOnlyTheLevelHoldsIt() {
+    @Test func theRecordBeforeANewOneIsLetGoWhenOnlyTheLevelHoldsIt() throws {
+        var written = WrittenRecords()
+        do {
+            _ = written.append(UndoNote(), weakly: false)
+        }
+        let next = UndoNote()
+        var released = written.append(next, weakly: false)
+        // Handed back to be dropped after the level's lock, with no weak reference formed
+        // to it: nothing else can reach it, so the level forgets it at once.
+        let previous = try #require(released.previous)
+        #expect(_getWeakRetainCount(previous) == 1)
+        #expect(written.records.map(ObjectIdentifier.init) == [ObjectIdentifier(next)])
+        let probe = Probe(previous as! UndoNote)
+        released = WrittenRecords.Released()
+        #expect(probe.record != nil, "still held by `previous` here")
+        withExtendedLifetime(previous) {}
+    }
+
+    /// A record SwiftModel also holds weakly elsewhere (a context, a child's owner link) can
+    /// be loaded strongly on another thread while the level lets go of it: the level keeps
+    /// a weak reference so it still finds the record then.
+    @Test func aRecordHeldWeaklyElsewhereIsLetGoThroughAWeakReference() {
         var written = WrittenRecords()
         var probe: Probe?
         do {
             let dropped = UndoNote()
+            dropped._noteHeldWeakly()
             probe = Probe(dropped)
             _ = written.append(dropped, weakly: false)
         }

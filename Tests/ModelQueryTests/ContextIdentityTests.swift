@@ -24,6 +24,33 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("ctx-\(UUID().uuidString).json")
     }
 
+    /// The weak references SwiftModel keeps to records outside a transaction level mark
+    /// them, so a level that lets go of one keeps a weak reference of its own (see
+    /// `WrittenRecords`); a record nothing holds weakly stays unmarked.
+    @Test func weakReferencesOutsideATransactionLevelMarkTheRecord() throws {
+        let store = ArrayAdapter()
+        let apollo = try Project.create(["name": "apollo"], in: store)
+        #expect(!apollo.__heldWeakly)
+        // A child made through its owner links back to it weakly.
+        try apollo.issues.create(["title": "fuel"])
+        #expect(apollo.__heldWeakly)
+        let id = try #require(apollo.id)
+        let plain = try #require(try Project.find(id, in: store))
+        #expect(!plain.__heldWeakly)
+        // A context that does not retain its records holds them weakly; one that does
+        // holds them strongly.
+        let weakly = ModelContext(retainsRecords: false)
+        let inWeakContext = try #require(try weakly.run { try Project.find(id, in: store) })
+        #expect(inWeakContext.__heldWeakly)
+        let strongly = ModelContext(retainsRecords: true)
+        let inStrongContext = try #require(try strongly.run { try Project.find(id, in: store) })
+        #expect(!inStrongContext.__heldWeakly)
+        // Children loaded through an owner link back to it weakly.
+        let owners = try Project.query(in: store).including(\.issues).all()
+        #expect(owners.count == 1 && owners.allSatisfy(\.__heldWeakly))
+        #expect(try Issue.query(in: store).including(\.project).all().allSatisfy { !($0.project?.__heldWeakly ?? true) })
+    }
+
     @Test func aLinkMustNameAForeignKeyToTheLinkedModel() throws {
         let store = ArrayAdapter()
         let url = temporaryURL()

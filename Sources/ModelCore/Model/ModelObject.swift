@@ -46,6 +46,13 @@ open class ModelObject {
     /// Whether the record's registry already holds it as possibly changed (set by the
     /// record's first change, cleared by the registry when the record is clean again).
     @exclusivity(unchecked) @usableFromInline package final var __registryTracked = false
+    /// Whether SwiftModel keeps a weak reference to this record besides a transaction
+    /// level's own (a context's identity map, the table of provisional ids, a child's link
+    /// to the owner it was reached through): one that can turn strong on another thread.
+    /// Set before the reference is formed and never cleared (``_noteHeldWeakly()``); a
+    /// transaction level reads it before it lets go of a record only it holds
+    /// (``WrittenRecords``).
+    @exclusivity(unchecked) package final var __heldWeakly = false
     /// Where the record sits in its registry's table of pending work (a hint the registry
     /// checks: the entry there must be this record); changed only holding the registry's
     /// lock.

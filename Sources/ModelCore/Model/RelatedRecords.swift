@@ -169,6 +169,7 @@ extension ModelObject {
         keepInlineParent(unlessAt: slot)
         // Field by field: assigning a whole new link initialises one weak reference and
         // then assigns it over the old one (about 70 instructions more a child).
+        owner._noteHeldWeakly()
         __inverse.owner = owner
         __inverse.parent = nil
         __inverse.slot = Int32(truncatingIfNeeded: slot)

@@ -21,7 +21,10 @@ package enum ProvisionalIdentities {
     /// the table, only by the thread that removed it.
     private final class WeakRecord: @unchecked Sendable {
         weak var record: ModelObject?
-        init(_ record: ModelObject) { self.record = record }
+        init(_ record: ModelObject) {
+            record._noteHeldWeakly()
+            self.record = record
+        }
     }
 
     private struct Table {

@@ -6,8 +6,9 @@
 /// allocates the record a side table for the rest of its life and moves every later retain
 /// and release of it onto the runtime's slow path (see Docs/Benchmarks.md, "Stop 63").
 ///
-/// A record only the level holds moves to a weak reference (``loosened``) and ends as it
-/// would outside the transaction, taking its undo with it. The level checks the record
+/// A record only the level holds ends as it would outside the transaction, taking its undo
+/// with it: the level lets go of it at once when no other thread can reach it, else keeps
+/// a weak reference to it (``loosened``). The level checks the record
 /// written before each new one (a loop saving records it does not keep drops each before
 /// saving the next), and sweeps all of them each time the list doubles from its size after
 /// the last sweep (and not before ``sweepFloor`` records). So a level keeps at most about
@@ -15,10 +16,18 @@
 /// amortized. Records written from another isolation are held weakly from the start, so the
 /// level never ends their life on its own thread.
 ///
-/// A record moves to its weak reference before the strong one goes: a weak reference to
-/// it loaded elsewhere meanwhile (a context's, on another thread) keeps the record alive,
-/// and the level still finds it. The strong references let go are handed to the caller to
-/// drop after unlocking, since a record may end then.
+/// Another thread can reach a record only the level holds only through a weak reference
+/// SwiftModel keeps elsewhere (a context's identity map, the table of provisional ids, a
+/// child's link to its owner), each of which marks the record (``ModelObject/__heldWeakly``):
+/// a record is not `Sendable`, so no reference of the app's to it is on another thread
+/// while its writer uses it. (A change a level queues holds its record weakly too, but
+/// only the committing thread reads it, after the level is done with its records.)
+/// Such a record moves to a weak reference before the strong one goes: the weak reference
+/// loaded elsewhere meanwhile keeps the record alive, and the level still finds it. Any
+/// other record is let go without one: forming it gave every record a loop drops a side
+/// table, about 1,500 instructions a save with the sweeps it led to (Docs/Benchmarks.md,
+/// "Stop 65"). The strong references let go are handed to the caller to drop after
+/// unlocking, since a record may end then.
 package struct WrittenRecords {
     /// Records held strongly, oldest first.
     private var held: [ModelObject] = []
@@ -26,6 +35,10 @@ package struct WrittenRecords {
     private var loosened: [WeakRecord] = []
     /// The count at which the next sweep runs.
     private var sweepAt = WrittenRecords.sweepFloor
+    /// Records let go without a weak reference since the last sweep: they count towards
+    /// the next one as if they were still listed, so the sweeps run when they did while
+    /// every record let go stayed listed weakly.
+    private var letGoSinceSweep = 0
 
     /// The fewest records a level collects before it sweeps.
     static let sweepFloor = 1_024
@@ -57,7 +70,11 @@ package struct WrittenRecords {
         // in malloc).
         if !held.isEmpty, isKnownUniquelyReferenced(&held[held.count - 1]) {
             let previous = held.removeLast()
-            loosened.append(WeakRecord(record: previous))
+            if previous.__heldWeakly {
+                loosened.append(WeakRecord(record: previous))
+            } else {
+                letGoSinceSweep += 1
+            }
             released.previous = previous
         }
         if weakly {
@@ -65,19 +82,20 @@ package struct WrittenRecords {
         } else {
             held.append(record)
         }
-        if held.count + loosened.count >= sweepAt { released.swept = sweep() }
+        if held.count + loosened.count + letGoSinceSweep >= sweepAt { released.swept = sweep() }
         return released
     }
 
-    /// Moves the records only the level holds to weak references and drops the weak ones
-    /// whose record has ended; returns the strong references it took out.
+    /// Lets go of the records only the level holds (keeping a weak reference to those
+    /// another thread can reach) and drops the weak ones whose record has ended; returns
+    /// the strong references it took out.
     mutating func sweep() -> [ModelObject] {
         loosened.removeAll { $0.record == nil }
         var released: [ModelObject] = []
         var kept = 0
         for k in held.indices {
             if isKnownUniquelyReferenced(&held[k]) {
-                loosened.append(WeakRecord(record: held[k]))
+                if held[k].__heldWeakly { loosened.append(WeakRecord(record: held[k])) }
                 released.append(held[k])
             } else {
                 if kept != k { held.swapAt(kept, k) }
@@ -86,6 +104,7 @@ package struct WrittenRecords {
         }
         held.removeSubrange(kept...)
         sweepAt = Swift.max(Self.sweepFloor, (held.count + loosened.count) * 2)
+        letGoSinceSweep = 0
         return released
     }
 
@@ -108,5 +127,14 @@ package struct WrittenRecords {
     mutating func append(_ other: WrittenRecords, where keep: (ModelObject) -> Bool) {
         held += other.held.filter(keep)
         loosened += other.loosened.filter { $0.record.map(keep) ?? false }
+    }
+}
+
+extension ModelObject {
+    /// Marks the record as held weakly by SwiftModel outside a transaction level (see
+    /// ``__heldWeakly``); call it before the weak reference is stored. Writes
+    /// only the first time, so registering a record again reads the flag and nothing more.
+    package final func _noteHeldWeakly() {
+        if !__heldWeakly { __heldWeakly = true }
     }
 }

@@ -56,7 +56,13 @@ extension ModelContext {
 
         /// `record`, held strongly when `retains`, else weakly.
         init(_ record: ModelObject, retains: Bool) {
-            if retains { strong = record } else { weak = record }
+            if retains {
+                strong = record
+            } else {
+                // The context may hand the record to another thread (see WrittenRecords).
+                record._noteHeldWeakly()
+                weak = record
+            }
         }
 
         private init(weak: ModelObject?, strong: ModelObject?) {
