@@ -135,6 +135,14 @@ open class ModelObject {
             if !ModelValue.row(__values, at: slot, equals: value) { _store(value, at: slot) }
             return
         }
+        _assignObserved(value, at: slot)
+    }
+
+    /// ``_assign(_:at:)`` for a record something hears of. Out of line: its Observation
+    /// registrar is a resilient type, and with it inline every assignment looked up the
+    /// registrar's metadata and made room for it on the stack (about 30 instructions a
+    /// property write, observed or not).
+    @inline(never) private func _assignObserved(_ value: ModelValue, at slot: Int) {
         let old = __values[slot]
         if old == value { return }
         if let registrar = __observation?.registrar {
