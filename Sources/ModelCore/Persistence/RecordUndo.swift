@@ -84,7 +84,11 @@ package struct RecordUndo {
     let isolation: (any Actor)?
 
     /// The undo of a write that took `record` from `before` to its current state.
-    package init(_ record: ModelObject, before: RecordState, isolation: (any Actor)? = nil) {
+    ///
+    /// `before` is borrowed: an initializer takes its arguments owned, and the caller (a
+    /// closure holding the state) copied the whole state in and destroyed the copy after,
+    /// about 230 instructions a write inside a transaction.
+    package init(_ record: ModelObject, before: borrowing RecordState, isolation: (any Actor)? = nil) {
         self.isolation = isolation
         written = record.__values
         switch before.values {
@@ -103,7 +107,7 @@ package struct RecordUndo {
     /// with no row made. A new record's baseline that new records share is kept whole: it
     /// holds no memory of its own, and comparing it with the written row cost about 370
     /// instructions an insert inside a transaction (the check that replaces it, about 130).
-    @inline(__always) private static func baseline(of before: RecordState, against written: [ModelValue], schema: ModelSchema?)
+    @inline(__always) private static func baseline(of before: borrowing RecordState, against written: [ModelValue], schema: ModelSchema?)
         -> Row
     {
         let patch: BaselinePatch
@@ -181,11 +185,14 @@ package enum UndoLedger {
         }
     }
 
-    /// Drops the undo entries of a committed outermost `level`.
+    /// Drops the undo entries of a committed outermost `level` (without taking each out
+    /// first: a copy of the undo retained and released everything it holds).
     static func discard(_ written: WrittenRecords, level: UInt64) {
         guard !written.isEmpty else { return }
         lock.withLock {
-            written.forEachRecord { _ = remove(level, from: $0) }
+            written.forEachRecord { record in
+                if let k = record.__undo.lastIndex(where: { $0.level == level }) { removeEntry(at: k, of: record) }
+            }
         }
     }
 
