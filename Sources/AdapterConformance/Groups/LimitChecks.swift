@@ -8,6 +8,7 @@ import ModelSerialization
 enum LimitChecks {
     static func limits(_ c: ConformanceChecker) throws {
         try nonFiniteValues(c)
+        try negativeZero(c)
         try dateRange(c)
         try rowsThatDoNotFit(c)
     }
@@ -42,6 +43,35 @@ enum LimitChecks {
             try ConformanceLimit.query().updateAll(["ratio": .double(.nan)])
         }
         c.equal(try ConformanceLimit.all().map(\.ratio), kept.map(\.ratio), "a refused updateAll changes nothing")
+        try ConformanceLimit.deleteAll()
+    }
+
+    /// Negative zero is zero in a `Double` column, however it is given: SQLite keeps a
+    /// `REAL` column's `-0.0` as `0`, so no adapter keeps the sign, and the record holds
+    /// what its store reads back.
+    static func negativeZero(_ c: ConformanceChecker) throws {
+        let record = ConformanceLimit()
+        record.ratio = 1
+        try record.save()
+        let id = record.id ?? -1
+        record.ratio = -0.0
+        c.equal(record.ratio.bitPattern, 0, "-0.0 assigned over 1.0 reads as 0.0")
+        try record.save()
+        c.equal(try ConformanceLimit.find(id)?.ratio.bitPattern, 0, "-0.0 assigned over 1.0 is stored as 0.0")
+
+        try record.set("ratio", to: .double(2))
+        try record.save()
+        try record.set("ratio", to: .string("-0.0"))
+        c.equal(record.ratio.bitPattern, 0, "\"-0.0\" set by name reads as 0.0")
+        try record.save()
+        c.equal(try ConformanceLimit.find(id)?.ratio.bitPattern, 0, "\"-0.0\" set by name is stored as 0.0")
+
+        try ConformanceLimit.query().updateAll(["ratio": .double(3)])
+        try ConformanceLimit.query().updateAll(["ratio": .double(-0.0)])
+        c.equal(try ConformanceLimit.find(id)?.ratio.bitPattern, 0, "updateAll stores -0.0 as 0.0")
+        let created = try ConformanceLimit.create(["ratio": .double(-0.0)])
+        c.equal(created.ratio.bitPattern, 0, "create with -0.0 holds 0.0")
+        c.equal(try ConformanceLimit.find(created.id ?? -1)?.ratio.bitPattern, 0, "create with -0.0 stores 0.0")
         try ConformanceLimit.deleteAll()
     }
 

@@ -85,14 +85,16 @@ public enum Caster {
 
     static func toDouble(_ value: ModelValue) throws(Reason) -> Double {
         switch value {
+        // `+ 0` turns negative zero into zero and leaves every other value as it is
+        // (`Docs/Casting.md`, "Limits").
         case .double(let d):
             guard !d.isNaN else { throw Reason("NaN cannot be stored") }
-            return d
+            return d + 0
         case .int(let i): return Double(i)
         case .string(let s):
             guard isDecimalLiteral(s) else { throw Reason("not a decimal number") }
             guard let d = DecimalText.double(s) else { throw Reason("beyond Double's range") }
-            return d
+            return d + 0
         default: throw Reason("\(value.kindName) does not convert to double")
         }
     }

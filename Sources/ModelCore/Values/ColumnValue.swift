@@ -81,7 +81,9 @@ extension Int32: ColumnValue {
 
 extension Double: ColumnValue {
     public static var columnType: ColumnType { .double }
-    @inlinable public var modelValue: ModelValue { .double(self) }
+    /// The value, with negative zero as zero (`Docs/Casting.md`, "Limits": SQLite keeps a
+    /// `REAL` column's `-0.0` as `0`, so no adapter stores the sign).
+    @inlinable public var modelValue: ModelValue { .double(self + 0) }
     @inlinable public init?(modelValue: ModelValue) {
         guard case .double(let v) = modelValue else { return nil }
         self = v
@@ -90,7 +92,8 @@ extension Double: ColumnValue {
 
 extension Float: ColumnValue {
     public static var columnType: ColumnType { .double }
-    @inlinable public var modelValue: ModelValue { .double(Double(self)) }
+    /// The value as a `Double`, with negative zero as zero (see `Double.modelValue`).
+    @inlinable public var modelValue: ModelValue { .double(Double(self) + 0) }
     @inlinable public init?(modelValue: ModelValue) {
         guard case .double(let v) = modelValue else { return nil }
         self = Float(v)
