@@ -131,8 +131,12 @@ open class ModelObject {
     /// Stores an already-cast value, notifying observers; equal values change nothing.
     @usableFromInline package final func _assign(_ value: ModelValue, at slot: Int) {
         if !isObserved, slot >= 0, slot < __values.count {
-            // Nobody hears of the change: compare in place, and store unless equal.
-            if !ModelValue.row(__values, at: slot, equals: value) { _store(value, at: slot) }
+            // Nobody hears of the change. A saved record compares in place and stores unless
+            // equal (an equal store would still set its baseline aside); a new record stores
+            // without comparing: its row is compared with its baseline only when it is saved,
+            // and an equal value reads back the same (negative zero is zero when cast).
+            if __isPersisted, ModelValue.row(__values, at: slot, equals: value) { return }
+            _store(value, at: slot)
             return
         }
         _assignObserved(value, at: slot)
