@@ -279,7 +279,7 @@ struct ModelBenchmarks {
         let suites: [(key: String, name: String, baseline: String, n: Int, workloads: [Workload])] = [
             ("array", "ArrayAdapter", "plain Swift arrays/dictionaries of structs", n, workloads),
             ("sqlite", "SQLiteAdapter", "the raw sqlite3 C API (same file settings)", sqliteN, sqliteWorkloads),
-            ("relations", "Eager loading (SQLite)", "two raw sqlite3 reads grouped by hand", sqliteN, eagerLoadWorkloads),
+            ("relations", "Eager loading (SQLite)", "two raw sqlite3 reads grouped by hand", sqliteN, eagerLoadWorkloads + hasOneWorkloads),
         ] + fileSizes.map { ("file", "FileAdapter", "JSONEncoder/JSONDecoder of Codable structs", $0, fileWorkloads) }
             + [("json", "Serialization", "JSONEncoder/JSONDecoder of Codable structs (ISO 8601 dates)", jsonN, jsonWorkloads)]
         for suite in suites where adapter == nil || adapter == suite.key {

@@ -63,14 +63,21 @@ public struct HasManyThrough<Target: ModelProtocol>: Sendable {
         get { preconditionFailure("unreachable: @HasManyThrough outside a Model") }
     }
 
+    // Inlined, so the storage key path folds into a field read (as `@HasMany`'s and
+    // `@HasOne`'s).
     /// The owner's targets.
+    @inlinable @inline(__always)
     public static subscript<M: ModelProtocol>(
         _enclosingInstance instance: M,
         wrapped wrappedKeyPath: KeyPath<M, Through<Target>>,
         storage storageKeyPath: KeyPath<M, Self>
     ) -> Through<Target> {
-        let wrapper = instance[keyPath: storageKeyPath]
-        return Through(owner: instance, path: wrapper.resolve(instance.recordSchema))
+        handle(on: instance, instance[keyPath: storageKeyPath])
+    }
+
+    /// The targets of `owner` through the relation `wrapper` declares.
+    @usableFromInline static func handle<M: ModelProtocol>(on owner: M, _ wrapper: Self) -> Through<Target> {
+        Through(owner: owner, path: wrapper.resolve(owner.recordSchema))
     }
 }
 

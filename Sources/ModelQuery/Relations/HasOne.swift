@@ -25,7 +25,7 @@
 /// Until then the property returns the staged child.
 @propertyWrapper
 public struct HasOne<Child: ModelProtocol>: Sendable {
-    let spec: ChildRelationSpec<Child>
+    @usableFromInline let spec: ChildRelationSpec<Child>
     var location: Int { spec.location }
 
     /// A has-one relation; `dependent` is what `destroy()` and replacement do to the
@@ -43,25 +43,33 @@ public struct HasOne<Child: ModelProtocol>: Sendable {
         set { preconditionFailure("unreachable: @HasOne outside a Model") }
     }
 
+    // Inlined, so the storage key path folds into a field read and the types are known
+    // (out of line, the generic subscript projected the key path with a dynamic
+    // exclusivity check and looked up `HasOne<Child>`'s metadata on every access).
     /// Reads return the staged or loaded child (no store access); writes stage a
     /// replacement.
+    @inlinable @inline(__always)
     public static subscript<M: ModelProtocol>(
         _enclosingInstance instance: M,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<M, Child?>,
         storage storageKeyPath: ReferenceWritableKeyPath<M, Self>
     ) -> Child? {
-        get {
-            let location = instance[keyPath: storageKeyPath].location
-            guard let related = instance._extrasIfAny?.related else { return nil }
-            if related.probe != nil { instance._extrasIfAny?.related.probe = location }
-            if let staged = related.staged[location] { return staged.child as? Child }
-            return instance.loadedChildren(at: location, as: Child.self)?.first
-        }
-        set {
-            let location = instance[keyPath: storageKeyPath].location
-            _ = newValue?.recordSchema
-            instance.extras.related.staged[location] = StagedChild(child: newValue)
-        }
+        get { child(of: instance, at: instance[keyPath: storageKeyPath].spec.location) }
+        set { stage(newValue, on: instance, at: instance[keyPath: storageKeyPath].spec.location) }
+    }
+
+    /// The child staged on `owner` for the relation at `location`, else the loaded one.
+    @usableFromInline static func child(of owner: ModelObject, at location: Int) -> Child? {
+        guard let extras = owner._extrasIfAny else { return nil }
+        if extras.related.probe != nil { extras.related.probe = location }
+        if let staged = extras.related.staged[location] { return staged.child as? Child }
+        return owner.loadedChildren(at: location, as: Child.self)?.first
+    }
+
+    /// Stages `child` on `owner` as the relation's replacement child.
+    @usableFromInline static func stage(_ child: Child?, on owner: ModelObject, at location: Int) {
+        _ = child?.recordSchema
+        owner.extras.related.staged[location] = StagedChild(child: child)
     }
 }
 
