@@ -33,24 +33,37 @@ struct MemberRow {
 /// How many members each team has.
 let membersPerTeam = 10
 
+/// A SQLite file in a fresh temporary directory with the tables of `schemas` made by
+/// SQLiteAdapter; the directory goes when the file is released.
+final class SQLiteBenchFile {
+    let directory: URL
+    let path: String
+
+    init(_ name: String, schemas: [ModelSchema]) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("swiftmodel-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        path = directory.appendingPathComponent(name).path
+        let store = try SQLiteAdapter(path: path)
+        for schema in schemas { try store.prepare(schema) }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// `schema`'s table name quoted for SQL.
+    static func table(_ schema: ModelSchema) -> String { "\"" + schema.tableName + "\"" }
+}
+
 /// A database with `n / 10` teams of ten members, tables made by SQLiteAdapter, rows
 /// inserted with the raw API.
 final class TeamDatabase {
-    let directory: URL
-    let path: String
-    static var teams: String { "\"" + Team.schema.tableName + "\"" }
-    static var members: String { "\"" + Member.schema.tableName + "\"" }
+    let file: SQLiteBenchFile
+    var path: String { file.path }
+    static var teams: String { SQLiteBenchFile.table(Team.schema) }
+    static var members: String { SQLiteBenchFile.table(Member.schema) }
 
     init(members n: Int) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("swiftmodel-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        path = directory.appendingPathComponent("teams.sqlite").path
-        do {
-            let store = try SQLiteAdapter(path: path)
-            try store.prepare(Team.schema)
-            try store.prepare(Member.schema)
-        }
-        let raw = try RawSQLite(path: path)
+        file = try SQLiteBenchFile("teams.sqlite", schemas: [Team.schema, Member.schema])
+        let raw = try RawSQLite(path: file.path)
         let team = try raw.prepare("INSERT INTO \(Self.teams) (name) VALUES (?)")
         let member = try raw.prepare("INSERT INTO \(Self.members) (name, score, team_id) VALUES (?, ?, ?)")
         defer {
@@ -71,26 +84,17 @@ final class TeamDatabase {
         }
     }
 
-    deinit { try? FileManager.default.removeItem(at: directory) }
-
     /// All teams and all members into structs (what a hand-written eager load reads).
     func rawRows(_ raw: RawSQLite) throws -> ([TeamRow], [MemberRow]) {
-        let teams = try raw.prepare("SELECT id, name FROM \(Self.teams)")
-        let members = try raw.prepare("SELECT id, name, score, team_id FROM \(Self.members)")
-        defer {
-            sqlite3_finalize(teams)
-            sqlite3_finalize(members)
+        let teams = try allRows(raw, "SELECT id, name FROM \(Self.teams)") {
+            TeamRow(id: sqlite3_column_int64($0, 0), name: RawSQLite.text($0, 1))
         }
-        var teamRows: [TeamRow] = []
-        try eachRow(teams) { teamRows.append(TeamRow(id: sqlite3_column_int64($0, 0), name: RawSQLite.text($0, 1))) }
-        var memberRows: [MemberRow] = []
-        try eachRow(members) {
-            memberRows.append(
-                MemberRow(
-                    id: sqlite3_column_int64($0, 0), name: RawSQLite.text($0, 1), score: sqlite3_column_double($0, 2),
-                    teamID: sqlite3_column_int64($0, 3)))
+        let members = try allRows(raw, "SELECT id, name, score, team_id FROM \(Self.members)") {
+            MemberRow(
+                id: sqlite3_column_int64($0, 0), name: RawSQLite.text($0, 1), score: sqlite3_column_double($0, 2),
+                teamID: sqlite3_column_int64($0, 3))
         }
-        return (teamRows, memberRows)
+        return (teams, members)
     }
 }
 

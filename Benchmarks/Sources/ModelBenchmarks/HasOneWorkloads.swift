@@ -31,21 +31,14 @@ struct SettingsRow {
 /// A database with `n` accounts and one settings row each, tables made by SQLiteAdapter,
 /// rows inserted with the raw API.
 final class AccountDatabase {
-    let directory: URL
-    let path: String
-    static var accounts: String { "\"" + Account.schema.tableName + "\"" }
-    static var settings: String { "\"" + AccountSettings.schema.tableName + "\"" }
+    let file: SQLiteBenchFile
+    var path: String { file.path }
+    static var accounts: String { SQLiteBenchFile.table(Account.schema) }
+    static var settings: String { SQLiteBenchFile.table(AccountSettings.schema) }
 
     init(accounts n: Int) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("swiftmodel-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        path = directory.appendingPathComponent("accounts.sqlite").path
-        do {
-            let store = try SQLiteAdapter(path: path)
-            try store.prepare(Account.schema)
-            try store.prepare(AccountSettings.schema)
-        }
-        let raw = try RawSQLite(path: path)
+        file = try SQLiteBenchFile("accounts.sqlite", schemas: [Account.schema, AccountSettings.schema])
+        let raw = try RawSQLite(path: file.path)
         let account = try raw.prepare("INSERT INTO \(Self.accounts) (name) VALUES (?)")
         let settings = try raw.prepare("INSERT INTO \(Self.settings) (theme, account_id) VALUES (?, ?)")
         defer {
@@ -63,24 +56,15 @@ final class AccountDatabase {
         }
     }
 
-    deinit { try? FileManager.default.removeItem(at: directory) }
-
     /// All accounts and all settings into structs (what a hand-written eager load reads).
     func rawRows(_ raw: RawSQLite) throws -> ([AccountRow], [SettingsRow]) {
-        let accounts = try raw.prepare("SELECT id, name FROM \(Self.accounts)")
-        let settings = try raw.prepare("SELECT id, theme, account_id FROM \(Self.settings)")
-        defer {
-            sqlite3_finalize(accounts)
-            sqlite3_finalize(settings)
+        let accounts = try allRows(raw, "SELECT id, name FROM \(Self.accounts)") {
+            AccountRow(id: sqlite3_column_int64($0, 0), name: RawSQLite.text($0, 1))
         }
-        var accountRows: [AccountRow] = []
-        try eachRow(accounts) { accountRows.append(AccountRow(id: sqlite3_column_int64($0, 0), name: RawSQLite.text($0, 1))) }
-        var settingsRows: [SettingsRow] = []
-        try eachRow(settings) {
-            settingsRows.append(
-                SettingsRow(id: sqlite3_column_int64($0, 0), theme: RawSQLite.text($0, 1), accountID: sqlite3_column_int64($0, 2)))
+        let settings = try allRows(raw, "SELECT id, theme, account_id FROM \(Self.settings)") {
+            SettingsRow(id: sqlite3_column_int64($0, 0), theme: RawSQLite.text($0, 1), accountID: sqlite3_column_int64($0, 2))
         }
-        return (accountRows, settingsRows)
+        return (accounts, settings)
     }
 }
 

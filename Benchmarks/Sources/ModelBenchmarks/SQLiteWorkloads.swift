@@ -69,6 +69,15 @@ func eachRow(_ statement: OpaquePointer, _ body: (OpaquePointer) -> Void) throws
     sqlite3_reset(statement)
 }
 
+/// Every row `sql` returns, each made by `row` (the statement prepared and finalized here).
+func allRows<Row>(_ raw: RawSQLite, _ sql: String, _ row: (OpaquePointer) -> Row) throws -> [Row] {
+    let statement = try raw.prepare(sql)
+    defer { sqlite3_finalize(statement) }
+    var rows: [Row] = []
+    try eachRow(statement) { rows.append(row($0)) }
+    return rows
+}
+
 /// Steps a statement that returns no rows, then resets it.
 func runToEnd(_ statement: OpaquePointer) throws {
     guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchmarkError("statement failed") }
