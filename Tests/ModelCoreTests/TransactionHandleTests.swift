@@ -19,6 +19,35 @@ struct TransactionHandleTests {
         }
     }
 
+    /// Every open handle counts in `TransactionHandle.anyOpen`, which lets a save outside
+    /// any transaction skip reading the task-local: synchronous, nested and async bodies
+    /// all see it, and a write inside each still joins its transaction.
+    @Test func anOpenHandleIsAlwaysCounted() async throws {
+        let store = ArrayAdapter()
+        let lost = Task(name: "lost")
+        #expect(throws: Boom.self) {
+            try store.transaction {
+                #expect(TransactionHandle.anyOpen)
+                try store.transaction { #expect(TransactionHandle.anyOpen) }
+                try lost.save(to: store)
+                throw Boom()
+            }
+        }
+        #expect(lost.isNew, "the rollback restored the record the body saved")
+        // Only the transaction's body touches it until the transaction has ended.
+        nonisolated(unsafe) let asyncLost = Task(name: "async")
+        do {
+            try await store.transaction { _ in
+                #expect(TransactionHandle.anyOpen)
+                try await asyncLost.save(to: store)
+                throw Boom()
+            }
+            Issue.record("the transaction did not throw")
+        } catch is Boom {}
+        #expect(asyncLost.isNew)
+        #expect(try await Task.count(in: store) == 0)
+    }
+
     @Test func aSavepointThroughTheHandleUndoesOnlyItsLevel() throws {
         try withStore { (store: ArrayAdapter) throws in
             let lost = Task(name: "lost")

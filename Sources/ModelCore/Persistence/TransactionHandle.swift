@@ -61,12 +61,25 @@ public final class TransactionHandle: @unchecked Sendable {
     @exclusivity(unchecked) private var levels: [Level] = []
     private let open = Atomic<Bool>(true)
 
+    /// How many handles in the process are open (made and not yet closed or released).
+    private static let openHandles = Atomic<Int>(0)
+
+    /// Whether any handle in the process is open. When none is, no task or thread is inside
+    /// a transaction, and a write need not read the task-local ``innermost`` (about 130
+    /// instructions a save outside transactions). A handle counts from before it can be
+    /// bound, and a task sees its own handle's count (or its parent's, from before the task
+    /// started), so a relaxed load never misses the caller's own open transaction.
+    @inline(__always) package static var anyOpen: Bool { openHandles.load(ordering: .relaxed) > 0 }
+
     package init(store: any PersistenceAdapter, outer: TransactionHandle?, scope: AsyncTransaction? = nil) {
         self.store = store
         key = ObjectIdentifier(store)
         self.outer = outer
         self.scope = scope
+        Self.openHandles.add(1, ordering: .relaxed)
     }
+
+    deinit { end() }
 
     /// The innermost open transaction of the current task (or thread, outside tasks).
     @TaskLocal package static var innermost: TransactionHandle?
@@ -164,7 +177,13 @@ public final class TransactionHandle: @unchecked Sendable {
     func popLevel() -> Level { lock.withLock { levels.removeLast() } }
 
     /// Ends the handle: later lookups skip it.
-    package func close() { open.store(false, ordering: .releasing) }
+    package func close() { end() }
+
+    /// Marks the handle closed, counting it out of ``openHandles`` once (a handle is closed
+    /// both by its level and by the code that opened it, and a released one counts out too).
+    private func end() {
+        if open.exchange(false, ordering: .acquiringAndReleasing) { Self.openHandles.subtract(1, ordering: .relaxed) }
+    }
 
     /// Merges a committed nested level into the one around it.
     func merge(_ level: Level) {
@@ -224,7 +243,7 @@ package enum WriteIsolation {
     /// Runs `body` (which records a write) with `isolation` declared, when the caller is
     /// inside a transaction at all.
     @inline(__always) package static func declaring<R>(_ isolation: (any Actor)?, _ body: () throws -> R) rethrows -> R {
-        guard let isolation, TransactionHandle.innermost != nil else { return try body() }
+        guard let isolation, TransactionHandle.anyOpen, TransactionHandle.innermost != nil else { return try body() }
         return try $current.withValue(isolation, operation: body)
     }
 }
