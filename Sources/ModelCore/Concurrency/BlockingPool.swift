@@ -50,7 +50,7 @@ package final class BlockingPool: Sendable {
         async throws -> sending T
     {
         try Task.checkCancellation()
-        if TransactionHandle.innermost != nil, let handle = TransactionHandle.current(for: ObjectIdentifier(store)) {
+        if let handle = TransactionHandle.current(for: ObjectIdentifier(store)) {
             if let scope = handle.scope, !scope.isRunningHere { return try await scope.perform(body) }
             return try body()
         }

@@ -3,19 +3,14 @@
 package enum TransactionContext {
     /// Whether the current task (or thread) is inside a transaction on `adapter`.
     @inline(__always) package static func isOpen(on adapter: any PersistenceAdapter) -> Bool {
-        TransactionHandle.anyOpen && TransactionHandle.innermost != nil
-            && TransactionHandle.current(for: ObjectIdentifier(adapter)) != nil
+        TransactionHandle.current(for: ObjectIdentifier(adapter)) != nil
     }
 
     /// Whether a transaction on `adapter` is open for the caller and its store work runs
     /// here: a synchronous transaction, or an async one on its own executor (not a call
     /// from another isolation inside it).
     package static func runsHere(on adapter: any PersistenceAdapter) -> Bool {
-        guard TransactionHandle.anyOpen, TransactionHandle.innermost != nil,
-            let handle = TransactionHandle.current(for: ObjectIdentifier(adapter))
-        else {
-            return false
-        }
+        guard let handle = TransactionHandle.current(for: ObjectIdentifier(adapter)) else { return false }
         return handle.scope?.isRunningHere ?? true
     }
 
@@ -35,9 +30,7 @@ package enum TransactionContext {
         // made outside a transaction, it goes to the listeners there are when it is made.
         // (The transaction and the suppression flag are task-locals, each read once and only
         // when it matters: most saves run with nobody listening.)
-        if TransactionHandle.anyOpen, let innermost = TransactionHandle.innermost,
-            let handle = TransactionHandle.current(for: ObjectIdentifier(adapter), from: innermost)
-        {
+        if let handle = TransactionHandle.current(for: ObjectIdentifier(adapter)) {
             let hasListeners = ModelNotifications.hasListeners
             let registryActive = RegistryHub.takesChange(from: instance)
             let suppressed = (hasListeners || registryActive) && ModelNotifications.areSuppressed

@@ -71,6 +71,10 @@ public final class TransactionHandle: @unchecked Sendable {
     /// started), so a relaxed load never misses the caller's own open transaction.
     @inline(__always) package static var anyOpen: Bool { openHandles.load(ordering: .relaxed) > 0 }
 
+    /// ``innermost``, read only while ``anyOpen``: how lookups of the caller's transaction
+    /// start, so one outside every transaction costs an atomic load.
+    @inline(__always) package static var openInnermost: TransactionHandle? { anyOpen ? innermost : nil }
+
     package init(store: any PersistenceAdapter, outer: TransactionHandle?, scope: AsyncTransaction? = nil) {
         self.store = store
         key = ObjectIdentifier(store)
@@ -90,7 +94,7 @@ public final class TransactionHandle: @unchecked Sendable {
     /// Whether the handle is bound to the current task or thread and still open: the code
     /// running now is inside this transaction.
     public var isActive: Bool {
-        var handle = Self.innermost
+        var handle = Self.openInnermost
         while let current = handle {
             if current === self { return isOpen }
             handle = current.outer
@@ -105,7 +109,7 @@ public final class TransactionHandle: @unchecked Sendable {
     /// Sound without a lock: a handle in the caller's chain is alive, so an equal address
     /// is that handle.
     package static func isActive(identifiedBy bits: UInt) -> Bool {
-        var handle = innermost
+        var handle = openInnermost
         while let current = handle {
             if current.bits == bits { return current.isOpen }
             handle = current.outer
@@ -116,7 +120,7 @@ public final class TransactionHandle: @unchecked Sendable {
     /// The first non-nil `lookup` of the open handles the caller is inside, innermost
     /// first, by ``bits``.
     package static func firstActive<T>(_ lookup: (UInt) -> T?) -> T? {
-        var handle = innermost
+        var handle = openInnermost
         while let current = handle {
             if current.isOpen, let found = lookup(current.bits) { return found }
             handle = current.outer
@@ -126,7 +130,7 @@ public final class TransactionHandle: @unchecked Sendable {
 
     /// The open transaction on `store` the current task is inside, if any.
     @inline(__always) package static func current(for store: ObjectIdentifier) -> TransactionHandle? {
-        current(for: store, from: innermost)
+        current(for: store, from: openInnermost)
     }
 
     /// ``current(for:)`` searching outward from `innermost`, already read by the caller
@@ -243,7 +247,7 @@ package enum WriteIsolation {
     /// Runs `body` (which records a write) with `isolation` declared, when the caller is
     /// inside a transaction at all.
     @inline(__always) package static func declaring<R>(_ isolation: (any Actor)?, _ body: () throws -> R) rethrows -> R {
-        guard let isolation, TransactionHandle.anyOpen, TransactionHandle.innermost != nil else { return try body() }
+        guard let isolation, TransactionHandle.openInnermost != nil else { return try body() }
         return try $current.withValue(isolation, operation: body)
     }
 }
