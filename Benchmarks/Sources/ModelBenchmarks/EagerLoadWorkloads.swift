@@ -51,6 +51,21 @@ final class SQLiteBenchFile {
 
     /// `schema`'s table name quoted for SQL.
     static func table(_ schema: ModelSchema) -> String { "\"" + schema.tableName + "\"" }
+
+    /// Fills the file with the raw API in one transaction: `body` gets the two insert
+    /// statements `owners` and `children` prepared (finalized afterwards).
+    func insert(_ owners: String, _ children: String, _ body: (_ owner: OpaquePointer, _ child: OpaquePointer) throws -> Void)
+        throws
+    {
+        let raw = try RawSQLite(path: path)
+        let owner = try raw.prepare(owners)
+        let child = try raw.prepare(children)
+        defer {
+            sqlite3_finalize(owner)
+            sqlite3_finalize(child)
+        }
+        try raw.transaction { try body(owner, child) }
+    }
 }
 
 /// A database with `n / 10` teams of ten members, tables made by SQLiteAdapter, rows
@@ -63,14 +78,9 @@ final class TeamDatabase {
 
     init(members n: Int) throws {
         file = try SQLiteBenchFile("teams.sqlite", schemas: [Team.schema, Member.schema])
-        let raw = try RawSQLite(path: file.path)
-        let team = try raw.prepare("INSERT INTO \(Self.teams) (name) VALUES (?)")
-        let member = try raw.prepare("INSERT INTO \(Self.members) (name, score, team_id) VALUES (?, ?, ?)")
-        defer {
-            sqlite3_finalize(team)
-            sqlite3_finalize(member)
-        }
-        try raw.transaction {
+        try file.insert(
+            "INSERT INTO \(Self.teams) (name) VALUES (?)", "INSERT INTO \(Self.members) (name, score, team_id) VALUES (?, ?, ?)"
+        ) { team, member in
             for t in 0..<max(1, n / membersPerTeam) {
                 RawSQLite.bind("team \(t)", team, 1)
                 try runToEnd(team)

@@ -38,14 +38,9 @@ final class AccountDatabase {
 
     init(accounts n: Int) throws {
         file = try SQLiteBenchFile("accounts.sqlite", schemas: [Account.schema, AccountSettings.schema])
-        let raw = try RawSQLite(path: file.path)
-        let account = try raw.prepare("INSERT INTO \(Self.accounts) (name) VALUES (?)")
-        let settings = try raw.prepare("INSERT INTO \(Self.settings) (theme, account_id) VALUES (?, ?)")
-        defer {
-            sqlite3_finalize(account)
-            sqlite3_finalize(settings)
-        }
-        try raw.transaction {
+        try file.insert(
+            "INSERT INTO \(Self.accounts) (name) VALUES (?)", "INSERT INTO \(Self.settings) (theme, account_id) VALUES (?, ?)"
+        ) { account, settings in
             for a in 0..<max(1, n) {
                 RawSQLite.bind("account \(a)", account, 1)
                 try runToEnd(account)
