@@ -29,7 +29,9 @@ let package = Package(
         .executable(name: "FormDemo", targets: ["FormDemo"]),
     ],
     targets: [
-        .target(name: "ModelCore"),
+        .target(name: "ModelCore", dependencies: ["SwiftModelCRuntime"]),
+        // The Swift runtime's try-retain, which `WeakRecord` calls (no library: libswiftCore).
+        .systemLibrary(name: "SwiftModelCRuntime"),
         .target(name: "ModelValidation", dependencies: ["ModelCore"]),
         // The in-memory query engine adapters share, below the user-facing builder.
         .target(name: "ModelEngine", dependencies: ["ModelCore"]),

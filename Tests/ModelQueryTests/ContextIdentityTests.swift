@@ -48,7 +48,38 @@ import Testing
         // Children loaded through an owner link back to it weakly.
         let owners = try Project.query(in: store).including(\.issues).all()
         #expect(owners.count == 1 && owners.allSatisfy(\.__heldWeakly))
+        // ... without a side table (a Swift `weak` reference would give the owner one).
+        #expect(owners.allSatisfy { _getWeakRetainCount($0) == 1 })
+        #expect(owners.first?.issues.loaded?.first?.project === owners.first)
         #expect(try Issue.query(in: store).including(\.project).all().allSatisfy { !($0.project?.__heldWeakly ?? true) })
+    }
+
+    /// A context holds its records, and they their context, without Swift `weak`
+    /// references, which would give each record and the context a side table and move
+    /// every later retain and release of them onto the runtime's slow path (see
+    /// `WeakReferences.swift`): through a load, a change and a save, the runtime's weak
+    /// count of each stays 1 (none). Once the context is gone, its records let go of it.
+    @Test func aContextAndItsRecordsGetNoSideTables() throws {
+        let store = ArrayAdapter()
+        let id = try #require(try Project.create(["name": "apollo"], in: store).id)
+        let (record, membership) = try Self.savedInAContext(id, store)
+        #expect(_getWeakRetainCount(record) == 1)
+        #expect(membership.registry == nil && membership.registryIsGone)
+        #expect(try Project.find(id, in: store)?.name == "artemis")
+    }
+
+    /// Project `id` found, changed and saved in a context, which is gone on return: the
+    /// record, and its membership of the context.
+    static func savedInAContext(_ id: Project.IDValue, _ store: ArrayAdapter) throws -> (Project, RegistryMembership) {
+        let context = ModelContext()
+        let record = try #require(try context.run { try Project.find(id, in: store) })
+        record.name = "artemis"
+        try context.save()
+        #expect(try context.run { try Project.find(id, in: store) } === record)
+        #expect(_getWeakRetainCount(record) == 1 && _getWeakRetainCount(context) == 1)
+        let membership = try #require(record._membership)
+        #expect(membership.registry === context && !membership.registryIsGone)
+        return (record, membership)
     }
 
     @Test func aLinkMustNameAForeignKeyToTheLinkedModel() throws {
@@ -156,15 +187,24 @@ import Testing
         #expect(map.count == 100_000 && map[key(store, Board.schema, .int(77_777))] == 77_777)
     }
 
-    /// A retaining context's slot holds its record strongly and forms no weak reference
-    /// (which would give the record a side table, and slow every later retain and release
-    /// of it); a plain context's slot holds it weakly and forgets it once it is gone.
+    /// A retaining context's slot holds its record strongly and forms no weak reference;
+    /// a plain context's slot holds it weakly, without a side table (a Swift `weak`
+    /// reference would give the record one, and slow every later retain and release of
+    /// it), and forgets it once it is gone.
     @Test func slotsHoldRecordsOneWay() throws {
         var kept: Board? = Board(), dropped: Board? = Board()
-        let strong = ModelContext.Slot(try #require(kept), retains: true)
-        #expect(strong.weak == nil && strong.strong === kept && strong.record === kept)
-        let weak = ModelContext.Slot(try #require(dropped), retains: false)
-        #expect(weak.strong == nil && weak.weak === dropped && weak.record === dropped)
+        let strong: ModelContext.Slot, weak: ModelContext.Slot
+        do {
+            let keptRecord = try #require(kept), droppedRecord = try #require(dropped)
+            strong = ModelContext.Slot(keptRecord, retains: true)
+            #expect(strong.weak == nil && strong.strong === kept && strong.record === kept)
+            #expect(strong.holds(keptRecord) && !strong.holds(Board()))
+            weak = ModelContext.Slot(droppedRecord, retains: false)
+            #expect(weak.strong == nil && weak.weak?.refers(to: droppedRecord) == true && weak.record === dropped)
+            #expect(weak.holds(droppedRecord) && !weak.holds(Board()))
+            // 1 is the runtime's count for an object no `weak` reference points to.
+            #expect(_getWeakRetainCount(droppedRecord) == 1)
+        }
         (kept, dropped) = (nil, nil)
         #expect(strong.record != nil && weak.record == nil)
         #expect(ModelContext.Slot.empty.record == nil)

@@ -45,13 +45,20 @@ package protocol RecordRegistry: AnyObject, Sendable {
 ///
 /// Immutable apart from the atomic flag, so a registry may retire it from any thread.
 @usableFromInline package final class RegistryMembership: Sendable {
-    package weak let registry: (any RecordRegistry)?
+    /// The registry, held weakly without giving it a side table (see ``WeakRegistry``).
+    private let reference: WeakRegistry
     /// Cleared when the registry forgets this generation's records.
     package let isCurrent = Atomic<Bool>(true)
 
     package init(registry: any RecordRegistry) {
-        self.registry = registry
+        reference = WeakRegistry(registry)
     }
+
+    /// The registry, or nil once it is being freed.
+    package var registry: (any RecordRegistry)? { reference.registry }
+
+    /// Whether the registry is being freed (or gone), without holding it.
+    package var registryIsGone: Bool { reference.isGone }
 }
 
 extension ModelObject {
@@ -147,8 +154,8 @@ package enum RegistryScope {
 /// Every live registry, so a commit anywhere reaches the instances other registries hold.
 package enum RegistryHub {
     private final class Entry: Sendable {
-        weak let registry: (any RecordRegistry)?
-        init(_ registry: any RecordRegistry) { self.registry = registry }
+        let reference: WeakRegistry
+        init(_ registry: any RecordRegistry) { reference = WeakRegistry(registry) }
     }
     private static let entries = Locked<[ObjectIdentifier: Entry]>([:])
     private static let liveCount = Atomic<Int>(0)
@@ -168,7 +175,7 @@ package enum RegistryHub {
         let live = liveCount.load(ordering: .relaxed)
         if live != 1 { return live > 1 }
         guard let record = instance as? ModelObject, let membership = record.__membership else { return true }
-        return membership.registry == nil
+        return membership.registryIsGone
     }
 
     package static func add(_ registry: any RecordRegistry) {
@@ -183,7 +190,7 @@ package enum RegistryHub {
 
     /// The live registries.
     package static var all: [any RecordRegistry] {
-        entries.withLock { $0.values.compactMap(\.registry) }
+        entries.withLock { $0.values.compactMap(\.reference.registry) }
     }
 
     /// Hands a change committed to `store` to every live registry.

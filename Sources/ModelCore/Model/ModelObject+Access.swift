@@ -38,6 +38,12 @@ extension ModelObject {
         set { __registryTracked = newValue }
     }
 
+    /// Where the record sits in its registry's table of pending work (``__pendingPlace``).
+    @inlinable package final var _pendingPlace: Int {
+        get { __pendingPlace }
+        set { __pendingPlace = newValue }
+    }
+
     /// Joins a registry generation as an unchanged member.
     @inlinable package final func _join(_ membership: RegistryMembership) {
         __membership = membership

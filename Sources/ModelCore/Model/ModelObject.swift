@@ -56,7 +56,7 @@ open class ModelObject {
     /// Where the record sits in its registry's table of pending work (a hint the registry
     /// checks: the entry there must be this record); changed only holding the registry's
     /// lock.
-    @exclusivity(unchecked) package final var __pendingPlace = -1
+    @exclusivity(unchecked) @usableFromInline package final var __pendingPlace = -1
     /// How to put the record back if an open transaction level that wrote it rolls back,
     /// one entry per level (see ``RecordUndo``); read and changed only holding
     /// ``UndoLedger/lock``.

@@ -99,7 +99,14 @@ package struct ParentLink {
 /// Stored inline on the record, so neither costs an allocation per record; a second
 /// relation's link lives in ``RelatedRecords/parents``.
 @usableFromInline package struct InverseLink {
-    @usableFromInline package weak var owner: ModelObject?
+    /// The owner, held weakly without giving it a side table (see ``WeakRecord``): every
+    /// child an eager load links points to it.
+    private var ownerLink: WeakRecord?
+    /// The owner, while it lives.
+    @usableFromInline package var owner: ModelObject? {
+        get { ownerLink?.record }
+        set { ownerLink = newValue.map(WeakRecord.init) }
+    }
     /// A loaded parent (strong; nil for an owner link).
     package var parent: ModelObject?
     package var slot: Int32 = -1
@@ -117,7 +124,7 @@ package struct ParentLink {
 extension ModelObject {
     /// The owner or loaded parent of the inline link (``InverseLink``), when it answers
     /// for the foreign key `key` at `slot`. Reads the link in place (copying it would copy
-    /// its weak reference).
+    /// its references).
     package final func _linkedRecord(slot: Int, key: ModelValue) -> ModelObject? {
         guard Int(__inverse.slot) == slot else { return nil }
         let target: ModelObject
@@ -207,8 +214,8 @@ extension ModelObject {
     private func linkOwner(_ owner: ModelObject, slot: Int, pending: Bool) {
         if __extras?.related.parents[slot] != nil { __extras?.related.parents[slot] = nil }
         keepInlineParent(unlessAt: slot)
-        // Field by field: assigning a whole new link initialises one weak reference and
-        // then assigns it over the old one (about 70 instructions more a child).
+        // Field by field: assigning a whole new link makes one weak reference and then
+        // assigns it over the old one.
         owner._noteHeldWeakly()
         __inverse.owner = owner
         __inverse.parent = nil

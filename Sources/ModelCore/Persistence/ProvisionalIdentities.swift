@@ -5,7 +5,7 @@ import Synchronization
 /// id when it arrives.
 ///
 /// A store opts in with ``adopt(_:)``; until one does, a save pays one atomic load
-/// (``isActive``). Instances are held weakly and forgotten once re-keyed or released.
+/// (``isActive``). Instances are held weakly (``WeakRecord``) and forgotten once re-keyed or released.
 ///
 /// Thread safety: the table is behind a `Mutex`. Re-keying assigns the record's id from
 /// the thread that learnt it (a push), as any write to a shared record does: the app owns
@@ -15,16 +15,6 @@ package enum ProvisionalIdentities {
         let store: ObjectIdentifier
         let schema: ObjectIdentifier
         let id: ModelValue
-    }
-
-    /// `@unchecked Sendable`: made and read under `table`'s lock, or, once removed from
-    /// the table, only by the thread that removed it.
-    private final class WeakRecord: @unchecked Sendable {
-        weak var record: ModelObject?
-        init(_ record: ModelObject) {
-            record._noteHeldWeakly()
-            self.record = record
-        }
     }
 
     private struct Table {
@@ -62,6 +52,7 @@ package enum ProvisionalIdentities {
             guard table.stores[storeID]?.contains(ObjectIdentifier(schema)) == true else { return }
             let key = Key(store: storeID, schema: ObjectIdentifier(schema), id: id)
             var list = table.records[key, default: []].filter { $0.record != nil }
+            record._noteHeldWeakly()
             list.append(WeakRecord(record))
             table.records[key] = list
         }

@@ -2,9 +2,9 @@
 /// level (see ``RecordUndo``).
 ///
 /// A record is held strongly (``held``) while something besides the level holds it too,
-/// so that writing a record in a transaction gives it no weak reference. A weak reference
-/// allocates the record a side table for the rest of its life and moves every later retain
-/// and release of it onto the runtime's slow path (see Docs/Benchmarks.md, "Stop 63").
+/// so that writing a record in a transaction gives it no weak reference. (The weak ones are
+/// ``WeakRecord``s, which give the record no side table, but each still costs a try-retain
+/// to read and keeps the record's memory until the level sweeps it.)
 ///
 /// A record only the level holds ends as it would outside the transaction, taking its undo
 /// with it: the level lets go of it at once when no other thread can reach it, else keeps
@@ -24,10 +24,10 @@
 /// only the committing thread reads it, after the level is done with its records.)
 /// Such a record moves to a weak reference before the strong one goes: the weak reference
 /// loaded elsewhere meanwhile keeps the record alive, and the level still finds it. Any
-/// other record is let go without one: forming it gave every record a loop drops a side
-/// table, about 1,500 instructions a save with the sweeps it led to (Docs/Benchmarks.md,
-/// "Stop 65"). The strong references let go are handed to the caller to drop after
-/// unlocking, since a record may end then.
+/// other record is let go without one: forming a Swift `weak` one gave every record a loop
+/// drops a side table, about 1,500 instructions a save with the sweeps it led to
+/// (Docs/Benchmarks.md, "Stop 65"). The strong references let go are handed to the caller
+/// to drop after unlocking, since a record may end then.
 package struct WrittenRecords {
     /// Records held strongly, oldest first.
     private var held: [ModelObject] = []
@@ -42,11 +42,6 @@ package struct WrittenRecords {
 
     /// The fewest records a level collects before it sweeps.
     static let sweepFloor = 1_024
-
-    /// A record held weakly.
-    struct WeakRecord {
-        weak var record: ModelObject?
-    }
 
     /// Strong references a level let go of, for the caller to drop after unlocking.
     struct Released {
@@ -71,14 +66,14 @@ package struct WrittenRecords {
         if !held.isEmpty, isKnownUniquelyReferenced(&held[held.count - 1]) {
             let previous = held.removeLast()
             if previous.__heldWeakly {
-                loosened.append(WeakRecord(record: previous))
+                loosened.append(WeakRecord(previous))
             } else {
                 letGoSinceSweep += 1
             }
             released.previous = previous
         }
         if weakly {
-            loosened.append(WeakRecord(record: record))
+            loosened.append(WeakRecord(record))
         } else {
             held.append(record)
         }
@@ -95,7 +90,7 @@ package struct WrittenRecords {
         var kept = 0
         for k in held.indices {
             if isKnownUniquelyReferenced(&held[k]) {
-                if held[k].__heldWeakly { loosened.append(WeakRecord(record: held[k])) }
+                if held[k].__heldWeakly { loosened.append(WeakRecord(held[k])) }
                 released.append(held[k])
             } else {
                 if kept != k { held.swapAt(kept, k) }

@@ -43,16 +43,24 @@ extension ModelContext {
 
     /// A registered record: weakly, or strongly for a context that retains records.
     ///
-    /// A strong slot keeps no weak reference beside it: forming one gives the record a
-    /// side table (an allocation, about 700 instructions with the reference), and the
-    /// strong reference already answers ``record``.
+    /// The weak reference is a ``WeakRecord``, not a Swift `weak` one, which would give
+    /// every record the context meets a side table (see Docs/Benchmarks.md, "Stop 66").
+    /// A strong slot keeps no weak reference beside it: the strong one already answers
+    /// ``record``.
     struct Slot {
-        weak var weak: ModelObject?
+        var weak: WeakRecord?
         var strong: ModelObject?
-        var record: ModelObject? { strong ?? weak }
+        var record: ModelObject? { strong ?? weak?.record }
 
         /// An empty slot.
-        static var empty: Slot { Slot(weak: nil, strong: nil) }
+        static var empty: Slot { Slot() }
+
+        private init() {}
+
+        /// Whether the slot holds `record` (which the caller holds), retaining nothing.
+        func holds(_ record: ModelObject) -> Bool {
+            strong === record || weak?.refers(to: record) == true
+        }
 
         /// `record`, held strongly when `retains`, else weakly.
         init(_ record: ModelObject, retains: Bool) {
@@ -61,13 +69,8 @@ extension ModelContext {
             } else {
                 // The context may hand the record to another thread (see WrittenRecords).
                 record._noteHeldWeakly()
-                weak = record
+                weak = WeakRecord(record)
             }
-        }
-
-        private init(weak: ModelObject?, strong: ModelObject?) {
-            self.weak = weak
-            self.strong = strong
         }
     }
 
@@ -116,7 +119,7 @@ extension ModelContext {
             untrack(record)
             if let schema = record._attachedSchema {
                 let key = Key(store: record._home, schema: schema, id: record.__baselineID)
-                if byID[key]?.record === record { byID[key] = nil }
+                if byID[key]?.holds(record) == true { byID[key] = nil }
             }
             return isMember(record) ? token : nil
         }

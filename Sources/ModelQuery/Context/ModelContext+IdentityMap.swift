@@ -70,7 +70,7 @@ extension ModelContext: RecordRegistry {
             if !member || !updated {
                 let key = Key(store: store, schema: schema, id: record.__baselineID)
                 // A registered record saved again finds its own slot: nothing to replace.
-                if !member || state.byID[key]?.record !== record {
+                if !member || state.byID[key]?.holds(record) != true {
                     state.byID[key] = Slot(record, retains: retainsRecords)
                 }
             }

@@ -12,7 +12,7 @@ extension ModelContext {
     /// (the order ``ModelContext/save()`` keeps within a model).
     ///
     /// Entries sit in an array in tracking order, and each record remembers its place
-    /// (``ModelObject/__pendingPlace``, checked against the entry there): tracking a
+    /// (``ModelObject/_pendingPlace``, checked against the entry there): tracking a
     /// record, finding it and removing it hash nothing, and a save reads the entries in
     /// order by copying the array (one reference, under the context's lock) without
     /// sorting. Removing an entry leaves a hole; the array is compacted once holes
@@ -24,7 +24,7 @@ extension ModelContext {
 
         /// The place of `record`'s entry, if it has one in this table.
         @inline(__always) private func place(of record: ModelObject) -> Int? {
-            let place = record.__pendingPlace
+            let place = record._pendingPlace
             guard place >= 0, place < entries.count, entries[place]?.record === record else { return nil }
             return place
         }
@@ -48,7 +48,7 @@ extension ModelContext {
                 entries[place]?.deleted = true
                 return true
             }
-            record.__pendingPlace = entries.count
+            record._pendingPlace = entries.count
             entries.append(Pending(record: record, deleted: deleted))
             count += 1
             return deleted
@@ -59,7 +59,7 @@ extension ModelContext {
             guard let place = place(of: record) else { return nil }
             let entry = entries[place]
             entries[place] = nil
-            record.__pendingPlace = -1
+            record._pendingPlace = -1
             count -= 1
             if entries.count > 32, entries.count > 2 * count { compact() }
             return entry
@@ -78,7 +78,7 @@ extension ModelContext {
             var kept: [Pending?] = []
             kept.reserveCapacity(count)
             for case let entry? in entries {
-                entry.record.__pendingPlace = kept.count
+                entry.record._pendingPlace = kept.count
                 kept.append(entry)
             }
             entries = kept

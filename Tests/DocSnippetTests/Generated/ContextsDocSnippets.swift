@@ -21,7 +21,7 @@ final class ContextsDoc_Comment: Model {
     init() {}
 }
 
-// Docs/Contexts.md, snippet 4 (line 101)
+// Docs/Contexts.md, snippet 4 (line 106)
 final class ContextsDoc_AuditLine: Model {
     @Column var text = ""
     static var joinsContexts: Bool { false }
@@ -48,7 +48,7 @@ extension ContextsDoc {
         show(context)
     }
 
-    /// Docs/Contexts.md, snippet 3 (line 87).
+    /// Docs/Contexts.md, snippet 3 (line 92).
     static func snippet3(_ context: Context) throws {
         let cache = ModelContext(retainsRecords: true)   // hold everything loaded, as a cache
         try show(cache.run { _ = try ContextsDoc_Post.all() })
@@ -59,12 +59,12 @@ extension ContextsDoc {
         show(cache)
     }
 
-    /// Docs/Contexts.md, snippet 4 (line 101).
+    /// Docs/Contexts.md, snippet 4 (line 106).
     static func snippet4(_ context: Context) throws {
         _ = context
     }
 
-    /// Docs/Contexts.md, snippet 5 (line 111).
+    /// Docs/Contexts.md, snippet 5 (line 116).
     static func snippet5(_ context: Context) throws {
         let context = ModelContext()
         let post = ContextsDoc_Post()
@@ -87,7 +87,7 @@ extension ContextsDoc {
         show(context, post, comment)
     }
 
-    /// Docs/Contexts.md, snippet 6 (line 164).
+    /// Docs/Contexts.md, snippet 6 (line 169).
     static func snippet6(_ context: Context) throws {
         let postID = context.postID
         let root = ModelContext()
@@ -102,7 +102,7 @@ extension ContextsDoc {
         show(root)
     }
 
-    /// Docs/Contexts.md, snippet 7 (line 187).
+    /// Docs/Contexts.md, snippet 7 (line 192).
     static func snippet7(_ context: Context) throws {
         let postID = context.postID
         let root = ModelContext()
@@ -116,7 +116,7 @@ extension ContextsDoc {
         show(root, editor)
     }
 
-    /// Docs/Contexts.md, snippet 8 (line 211).
+    /// Docs/Contexts.md, snippet 8 (line 216).
     static func snippet8(_ context: Context) throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("drafts.json")
         let drafts = ModelContext()
