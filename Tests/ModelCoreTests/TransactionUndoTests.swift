@@ -205,25 +205,31 @@ struct TransactionUndoTests {
 
     @Test func aListenerHearsTheChangesMadeWhileItListens() async throws {
         let store = ArrayAdapter()
+        // Texts no other test writes: the stream hears every UndoNote change in the
+        // process, and other suites save UndoNotes meanwhile.
+        let (early, late) = ("before \(UUID())", "after \(UUID())")
         var changes: AsyncStream<ModelChange>?
         try store.transaction {
             let before = UndoNote()
-            before.text = "before"
+            before.text = early
             try before.save(to: store)
             // The plain stream (no filtering task): its buffer is filled at the commit.
             changes = ModelNotifications.changes()
             let after = UndoNote()
-            after.text = "after"
+            after.text = late
             try after.save(to: store)
         }
         var iterator = try #require(changes).makeAsyncIterator()
-        var first: ModelChange?
+        var heard: ModelChange?
+        var heardEarly = false
         while let change = await iterator.next() {
-            if change.isAbout(UndoNote.self) {
-                first = change
+            guard change.isAbout(UndoNote.self) else { continue }
+            if change.attributes["text"] == .string(early) { heardEarly = true }
+            if change.attributes["text"] == .string(late) {
+                heard = change
                 break
             }
         }
-        #expect(first?.attributes["text"] == "after" && first?.action == .insert)
+        #expect(heard?.action == .insert && !heardEarly)
     }
 }
