@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 @testable import ModelCore
 import Testing
 
@@ -52,32 +53,31 @@ struct WeakReferencesTests {
         let reads = Locked(0)
         for _ in 0..<rounds {
             let (owner, reference) = Self.heldOnce()
-            let round = Locked(0)
-            DispatchQueue.concurrentPerform(iterations: 2) { worker in
-                if worker == 0 {
-                    // Drops the record once the reader is reading (or after a bounded wait,
-                    // should the two run one after the other).
-                    for _ in 0..<20_000 where round.withLock({ $0 }) == 0 {}
-                    let last = owner.withLock { held -> Mortal? in
-                        defer { held = nil }
-                        return held
-                    }
-                    // Dropped here, untouched: a record is used by one thread at a time.
-                    withExtendedLifetime(last) {}
-                    return
-                }
+            let reading = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+            // A thread of its own, so the reader runs beside the release even when the
+            // test pool is busy.
+            let reader = Thread {
+                var signalled = false
                 for _ in 0..<2_000 {
                     guard let read = reference.withLock({ $0.record }) as? Mortal else { break }
                     // Held strongly here: it has not ended, and it still reads and writes.
                     read.rank += 1
-                    round.withLock { $0 += 1 }
+                    reads.withLock { $0 += 1 }
+                    if !signalled { reading.signal() }
+                    signalled = true
                 }
+                if !signalled { reading.signal() }
+                done.signal()
             }
-            reads.withLock { $0 += round.withLock { $0 } }
+            reader.start()
+            reading.wait()
+            // The last strong reference goes while the reader keeps reading.
+            owner.withLock { $0 = nil }
+            done.wait()
             #expect(reference.withLock { $0.record } == nil)
         }
         #expect(Mortal.ended.withLock { $0 } - before == rounds)
-        #expect(reads.withLock { $0 } > 0, "the reader met live records")
+        #expect(reads.withLock { $0 } >= rounds, "the reader met a live record every round")
     }
 
     /// A new record held by `owner` alone (no local keeps it past this call), and a weak

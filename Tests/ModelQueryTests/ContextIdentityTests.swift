@@ -68,6 +68,24 @@ import Testing
         #expect(try Project.find(id, in: store)?.name == "artemis")
     }
 
+    /// A child's link to the owner it was reached through keeps the owner's memory (not the
+    /// owner) allocated, like any ``WeakRecord``: reading the relation once the owner is
+    /// gone reads nil and drops the link.
+    @Test func aChildDropsItsLinkToAnOwnerThatIsGone() throws {
+        let store = ArrayAdapter()
+        let child = try Self.issueOfADroppedProject(store)
+        #expect(child.__inverse.slot >= 0, "linked to its owner")
+        #expect(child.project == nil)
+        #expect(child.__inverse.slot == -1, "the link is gone")
+        #expect(try child.load(\.project)?.name == "apollo", "the stored parent still loads")
+    }
+
+    /// An issue made through its project, which is gone on return.
+    static func issueOfADroppedProject(_ store: ArrayAdapter) throws -> Issue {
+        let project = try Project.create(["name": "apollo"], in: store)
+        return try project.issues.create(["title": "fuel"])
+    }
+
     /// Project `id` found, changed and saved in a context, which is gone on return: the
     /// record, and its membership of the context.
     static func savedInAContext(_ id: Project.IDValue, _ store: ArrayAdapter) throws -> (Project, RegistryMembership) {

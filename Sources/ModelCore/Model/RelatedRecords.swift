@@ -133,6 +133,9 @@ extension ModelObject {
         } else if let owner = __inverse.owner {
             target = owner
         } else {
+            // The owner is gone: drop the link, which kept the owner's memory allocated
+            // (see ``WeakRecord``).
+            __inverse = InverseLink()
             return nil
         }
         if __inverse.pending { return key.isNull ? target : nil }
