@@ -67,16 +67,22 @@ package struct WeakRegistry: Sendable {
 
     /// The registry, strongly, or nil once it has begun to deinitialize.
     package var registry: (any RecordRegistry)? {
-        guard let object = UnsafeMutableRawPointer(bitPattern: address), swift_tryRetain(object) != nil else { return nil }
+        guard let object = retained() else { return nil }
         // The try-retain keeps it alive while the unowned reference loads it strongly.
-        defer { Unmanaged<AnyObject>.fromOpaque(object).release() }
+        defer { object.release() }
         return held
     }
 
     /// Whether the registry has begun to deinitialize (or is gone).
     package var isGone: Bool {
-        guard let object = UnsafeMutableRawPointer(bitPattern: address), swift_tryRetain(object) != nil else { return true }
-        Unmanaged<AnyObject>.fromOpaque(object).release()
+        guard let object = retained() else { return true }
+        object.release()
         return false
+    }
+
+    /// The registry retained by the try-retain, or nil once it has begun to deinitialize.
+    private func retained() -> Unmanaged<AnyObject>? {
+        guard let object = UnsafeMutableRawPointer(bitPattern: address), swift_tryRetain(object) != nil else { return nil }
+        return Unmanaged<AnyObject>.fromOpaque(object)
     }
 }
