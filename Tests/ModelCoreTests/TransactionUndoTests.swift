@@ -185,6 +185,69 @@ struct TransactionUndoTests {
         }
     }
 
+    /// The undo keeps the record's home store only when it was not the transaction's own
+    /// (the usual update names the transaction's store instead): a rollback puts back
+    /// either one.
+    @Test func aRollbackPutsBackTheHomeStoreWhetherItWasTheTransactionsOrAnother() throws {
+        let (home, other) = (ArrayAdapter(), ArrayAdapter())
+        let (stays, moves) = (UndoNote(), UndoNote())
+        stays.text = "stays"
+        try stays.save(to: home)
+        try moves.save(to: home)
+        #expect(throws: Boom.self) {
+            try home.transaction {
+                stays.text = "changed"
+                try stays.save()
+                throw Boom()
+            }
+        }
+        // As before the write: the change unsaved, the record still the one in `home`.
+        #expect(stays._isHome(home) && stays.text == "changed" && stays.isDirty)
+        try stays.save()
+        #expect(try UndoNote.find(stays.id ?? 0, in: home)?.text == "changed")
+
+        // A record deleted from `home` is new again but keeps its home until saved elsewhere.
+        try moves.delete()
+        #expect(throws: Boom.self) {
+            try other.transaction {
+                try moves.save(to: other)
+                #expect(moves._isHome(other) && !moves.isNew)
+                throw Boom()
+            }
+        }
+        #expect(moves._isHome(home) && moves.isNew)
+        #expect(try UndoNote.count(in: other) == 0)
+    }
+
+    /// The same for an async transaction's rollback.
+    @Test func anAsyncRollbackPutsBackTheHomeStoreWhetherItWasTheTransactionsOrAnother() async throws {
+        let (home, other) = (ArrayAdapter(), ArrayAdapter())
+        // Only this test's bodies touch them, one at a time.
+        nonisolated(unsafe) let stays = UndoNote()
+        nonisolated(unsafe) let moves = UndoNote()
+        try await stays.save(to: home)
+        try await moves.save(to: home)
+        do {
+            try await home.transaction { _ in
+                stays.text = "changed"
+                try await stays.save(to: home)
+                throw Boom()
+            }
+            Issue.record("the transaction did not throw")
+        } catch is Boom {}
+        #expect(stays._isHome(home) && stays.text == "changed" && stays.isDirty)
+        try await moves.delete()
+        do {
+            try await other.transaction { _ in
+                try await moves.save(to: other)
+                throw Boom()
+            }
+            Issue.record("the transaction did not throw")
+        } catch is Boom {}
+        #expect(moves._isHome(home) && moves.isNew)
+        #expect(try await UndoNote.count(in: other) == 0)
+    }
+
     @Test func anAsyncRollbackRestoresTheRecordsItWrote() async throws {
         let store = ArrayAdapter()
         // Only the transaction's body touches it until the transaction has ended.

@@ -78,7 +78,7 @@ public final actor AsyncTransaction {
             try await opened.commit()
         } catch {
             handle.close()
-            await level.restoreEverywhere()
+            await level.restoreEverywhere(writtenIn: handle.store)
             throw error
         }
         handle.close()
@@ -90,7 +90,7 @@ public final actor AsyncTransaction {
         let level = handle.popLevel()
         await opened.rollback()
         handle.close()
-        await level.restoreEverywhere()
+        await level.restoreEverywhere(writtenIn: handle.store)
     }
 }
 
@@ -207,14 +207,14 @@ enum TransactionExecutor: Sendable {
 }
 
 extension TransactionHandle.Level {
-    /// Puts back every record written at a rolled-back level that still exists, each in
-    /// the isolation it was written from.
-    nonisolated(nonsending) func restoreEverywhere() async {
+    /// Puts back every record written at a rolled-back level of a transaction on `store`
+    /// that still exists, each in the isolation it was written from.
+    nonisolated(nonsending) func restoreEverywhere(writtenIn store: any PersistenceAdapter) async {
         for (record, undo) in UndoLedger.take(written, level: serial) {
             if let isolation = undo.isolation {
-                await restoreRecord(UndoBox(record: record, undo: undo), on: isolation)
+                await restoreRecord(UndoBox(record: record, undo: undo, store: store), on: isolation)
             } else {
-                undo.restore(record)
+                undo.restore(record, writtenIn: store)
             }
         }
     }
@@ -222,16 +222,18 @@ extension TransactionHandle.Level {
 
 /// Restores a record in its own isolation.
 private func restoreRecord(_ box: UndoBox, on isolation: isolated any Actor) {
-    box.undo.restore(box.record)
+    box.undo.restore(box.record, writtenIn: box.store)
 }
 
 /// A record and its undo on their way to the isolation the record belongs to.
 ///
 /// `@unchecked Sendable`: the record and undo are only used in the isolation the record
-/// was written from (``RecordUndo/isolation``), where they are sent to be applied.
+/// was written from (``RecordUndo/isolation``), where they are sent to be applied. (The
+/// store is `Sendable`.)
 private struct UndoBox: @unchecked Sendable {
     let record: ModelObject
     let undo: RecordUndo
+    let store: any PersistenceAdapter
 }
 
 /// A value returned as `sending` (disconnected from every isolation), carried through

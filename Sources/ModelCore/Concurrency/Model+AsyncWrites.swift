@@ -91,7 +91,7 @@ extension ModelProtocol {
             ModelChange(
                 action: .delete, schema: schema, modelType: ObjectIdentifier(Self.self), id: __baselineID, values: __baseline),
             schema: schema, instance: self, adapter: store, undoing: self
-        ) { RecordUndo(self, before: before, isolation: $0) }
+        ) { RecordUndo(self, before: before, store: store, isolation: $0) }
     }
 
     /// The async save: hooks here, the row's write on the pool, the saved state here.

@@ -308,6 +308,6 @@ extension ModelProtocol {
                 action: isNew ? .insert : .update, schema: schema, modelType: ObjectIdentifier(Self.self), id: written[0],
                 values: written, changedSlots: changed),
             schema: schema, instance: self, adapter: store, undoing: self
-        ) { RecordUndo(self, before: before, isolation: $0) }
+        ) { RecordUndo(self, before: before, store: store, isolation: $0) }
     }
 }

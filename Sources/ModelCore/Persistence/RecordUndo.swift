@@ -4,7 +4,10 @@
 /// copies of the row.
 ///
 /// Restoring gives exactly the state captured before the write (``RecordState``): values,
-/// baseline, persisted flag and home store.
+/// baseline, persisted flag and home store. The home store is kept only when it is not the
+/// store written, which is the store of the transaction the undo belongs to and is passed
+/// back to ``restore(_:writtenIn:)``: copying the record's home (an existential) cost about
+/// 150 instructions an update or delete in a transaction, with its release at commit.
 ///
 /// The record holds its own undo entries (``ModelObject/__undo``, one per open level that
 /// wrote it) and the level lists the record (``WrittenRecords``) without keeping it alive
@@ -78,17 +81,21 @@ package struct RecordUndo {
     let values: Row
     let baseline: Row
     let isPersisted: Bool
+    /// Whether the home store before the write was the store written (the usual update or
+    /// delete): ``home`` is then nil and the transaction's store is restored.
+    let homeIsStore: Bool
+    /// The home store before the write, unless ``homeIsStore``.
     let home: (any PersistenceAdapter)?
     /// Where to restore the record: nil for the isolation ending the transaction, else the
     /// isolation the record was written from (see ``TransactionHandle``).
     let isolation: (any Actor)?
 
-    /// The undo of a write that took `record` from `before` to its current state.
+    /// The undo of a write to `store` that took `record` from `before` to its current state.
     ///
     /// `before` is borrowed: an initializer takes its arguments owned, and the caller (a
     /// closure holding the state) copied the whole state in and destroyed the copy after,
     /// about 230 instructions a write inside a transaction.
-    package init(_ record: ModelObject, before: borrowing RecordState, isolation: (any Actor)? = nil) {
+    package init(_ record: ModelObject, before: borrowing RecordState, store: borrowing any PersistenceAdapter, isolation: (any Actor)? = nil) {
         self.isolation = isolation
         written = record.__values
         switch before.values {
@@ -99,7 +106,8 @@ package struct RecordUndo {
         }
         baseline = Self.baseline(of: before, against: written, schema: record.__schema)
         isPersisted = before.isPersisted
-        home = before.home
+        homeIsStore = before.home === store
+        home = homeIsStore ? nil : before.home
     }
 
     /// `before`'s baseline as a row kept against `written`. A baseline held as one put-back
@@ -130,12 +138,12 @@ package struct RecordUndo {
         return Row(row, against: written)
     }
 
-    /// Puts `record` back as it was before the write.
-    func restore(_ record: ModelObject) {
+    /// Puts `record` back as it was before the write, made in a transaction on `store`.
+    func restore(_ record: ModelObject, writtenIn store: any PersistenceAdapter) {
         record.restore(
             RecordState(
                 values: .row(values.applied(to: written)), baseline: .row(baseline.applied(to: written)), isPersisted: isPersisted,
-                home: home))
+                home: homeIsStore ? store : home))
     }
 }
 

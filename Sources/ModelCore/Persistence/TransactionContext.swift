@@ -73,7 +73,7 @@ package enum TransactionContext {
         do {
             result = try handle.store.withTransaction(body)
         } catch {
-            handle.popLevel().restore()
+            handle.popLevel().restore(writtenIn: handle.store)
             throw error
         }
         let level = handle.popLevel()
@@ -95,10 +95,11 @@ extension TransactionHandle.Level {
         changes.withUnsafeBufferPointer { CommitBus.publish($0, schemas: schemas, store: store) }
     }
 
-    /// Puts back every record written at a rolled-back level that still exists, on the
-    /// calling thread (a synchronous transaction: every write came from its body).
-    func restore() {
-        for (record, undo) in UndoLedger.take(written, level: serial) { undo.restore(record) }
+    /// Puts back every record written at a rolled-back level of a transaction on `store`
+    /// that still exists, on the calling thread (a synchronous transaction: every write
+    /// came from its body).
+    func restore(writtenIn store: any PersistenceAdapter) {
+        for (record, undo) in UndoLedger.take(written, level: serial) { undo.restore(record, writtenIn: store) }
     }
 
     /// Drops the undo entries of a committed outermost level.
