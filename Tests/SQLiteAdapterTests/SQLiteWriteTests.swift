@@ -95,7 +95,10 @@ import Testing
             try store.update(row, changedColumns: [count], in: schema)
             #expect(try Gadget.find(g.id!)?.count == 9)
             #expect(try Gadget.find(g.id!)?.ratio == 0)
-            #expect(throws: CastError.self) { try store.update(row, changedColumns: [ratio, count], in: schema) }
+            row[count] = .int(11)
+            let refused = #expect(throws: CastError.self) { try store.update(row, changedColumns: [count, ratio], in: schema) }
+            #expect(refused?.column == "ratio" && refused?.model == "Gadget")
+            #expect(try Gadget.find(g.id!)?.count == 9, "the refused update wrote nothing")
             row.removeLast()
             #expect(throws: StoreError.self) { try store.update(row, changedColumns: [count], in: schema) }
         }

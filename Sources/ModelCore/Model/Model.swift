@@ -124,7 +124,9 @@ extension ModelProtocol {
     public static func column(named name: String) -> ColumnDefinition? { schema.column(named: name) }
 
     /// The record's schema (attached on first use through the static type, no dynamic cast).
-    package var recordSchema: ModelSchema { __schema ?? _attachSchema(Self.self) }
+    /// Inlined, so a caller that only reads from the schema borrows the record's reference
+    /// instead of retaining and releasing it (a save read it twice).
+    @inline(__always) package var recordSchema: ModelSchema { __schema ?? _attachSchema(Self.self) }
 
     /// The record's id: `nil` until first saved (for generated ids) or set.
     ///
