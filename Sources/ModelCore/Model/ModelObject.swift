@@ -147,8 +147,11 @@ open class ModelObject {
     /// registrar's metadata and made room for it on the stack (about 30 instructions a
     /// property write, observed or not).
     @inline(never) private func _assignObserved(_ value: ModelValue, at slot: Int) {
-        let old = __values[slot]
-        if old == value { return }
+        // Compared in place; the old value is copied out only for observers that are told
+        // it (a context's records have none: copying and destroying it, and comparing the
+        // copy, cost about 60 instructions a change).
+        if ModelValue.row(__values, at: slot, equals: value) { return }
+        let old: ModelValue? = __extras != nil ? __values[slot] : nil
         if let registrar = __observation?.registrar {
             registrar.willSet(self, keyPath: \ModelObject.__observed)
             _store(value, at: slot)
@@ -157,7 +160,7 @@ open class ModelObject {
             _store(value, at: slot)
         }
         if __membership != nil, !__registryTracked { _noteRegistryChange() }
-        if let extras = __extras { extras.didChange(self, slot: slot, old: old, new: value) }
+        if let extras = __extras, let old { extras.didChange(self, slot: slot, old: old, new: value) }
     }
 
     /// Whether the values differ from the baseline (as last saved or loaded). For code
