@@ -7,7 +7,7 @@
 /// baseline, persisted flag and home store. The home store is kept only when it is not the
 /// store written, which is the store of the transaction the undo belongs to and is passed
 /// back to ``restore(_:writtenIn:)``: copying the record's home (an existential) cost about
-/// 150 instructions an update or delete in a transaction, with its release at commit.
+/// 120 instructions an update or delete in a transaction, with its release at commit.
 ///
 /// The record holds its own undo entries (``ModelObject/__undo``, one per open level that
 /// wrote it) and the level lists the record (``WrittenRecords``) without keeping it alive
@@ -95,7 +95,9 @@ package struct RecordUndo {
     /// `before` is borrowed: an initializer takes its arguments owned, and the caller (a
     /// closure holding the state) copied the whole state in and destroyed the copy after,
     /// about 230 instructions a write inside a transaction.
-    package init(_ record: ModelObject, before: borrowing RecordState, store: borrowing any PersistenceAdapter, isolation: (any Actor)? = nil) {
+    package init(
+        _ record: ModelObject, before: borrowing RecordState, store: borrowing any PersistenceAdapter, isolation: (any Actor)? = nil
+    ) {
         self.isolation = isolation
         written = record.__values
         switch before.values {
