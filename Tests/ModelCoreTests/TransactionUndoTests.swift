@@ -10,6 +10,11 @@ final class UndoNote: Model {
     init() {}
 }
 
+/// How many undo entries the open transaction on `store` holds for `record`.
+func undoCount(_ record: ModelObject, in store: any PersistenceAdapter) -> Int {
+    TransactionHandle.current(for: ObjectIdentifier(store))?.undoCount(of: record) ?? 0
+}
+
 /// What an open transaction keeps to undo record writes: the records hold it, the levels
 /// list the records without keeping them alive for long, and it ends with the level.
 @Suite("Transaction undo", .runsOffThePool)
@@ -53,7 +58,7 @@ struct TransactionUndoTests {
                 }
             }
             #expect(try Task.count() == 0)
-            #expect(held.isNew && held.id == nil && held.__undo.isEmpty)
+            #expect(held.isNew && held.id == nil && held.__undoLevel.load(ordering: .relaxed) == 0)
         }
     }
 
@@ -73,7 +78,10 @@ struct TransactionUndoTests {
                         task.name = "d"
                         try task.save()
                     }
-                    #expect(task.__undo.count == 1)
+                    #expect(undoCount(task, in: store) == 1)
+                    // The record names this level again: writing it here makes no undo.
+                    try task.save()
+                    #expect(undoCount(task, in: store) == 1)
                     do {
                         try store.transaction {
                             task.name = "e"
@@ -85,14 +93,45 @@ struct TransactionUndoTests {
                         Issue.record("the savepoint did not throw")
                     } catch is Boom {}
                     // Back to just before the savepoint's first save: "e" assigned, "d" saved.
-                    #expect(task.name == "e" && task.isDirty && task.__undo.count == 1)
+                    #expect(task.name == "e" && task.isDirty && undoCount(task, in: store) == 1)
+                    // The rolled-back savepoint named it last; the rollback named this level again.
+                    try task.save()
+                    #expect(undoCount(task, in: store) == 1)
                     throw Boom()
                 }
             }
             // Back to just before the transaction's first save: "b" assigned, "a" saved.
-            #expect(task.name == "b" && task.isDirty && task.__undo.isEmpty)
+            #expect(task.name == "b" && task.isDirty && task.__undoLevel.load(ordering: .relaxed) == 0)
             #expect(try Task.find(1)?.name == "a")
         }
+    }
+
+    /// A transaction on a second store, inside the first one's, names the record last:
+    /// the first level then takes a second undo of it, and its rollback restores the
+    /// earliest state last.
+    @Test func writesInterleavedOnTwoStoresAreUndoneToTheEarliestState() throws {
+        let first = ArrayAdapter(), second = ArrayAdapter()
+        let note = UndoNote()
+        note.text = "x"
+        #expect(throws: Boom.self) {
+            try first.transaction {
+                try note.save(to: first)
+                try note.delete()
+                #expect(undoCount(note, in: first) == 1)
+                try second.transaction {
+                    note.text = "y"
+                    try note.save(to: second)
+                }
+                try note.delete()
+                note.text = "z"
+                try note.save(to: first)
+                #expect(undoCount(note, in: first) == 2)
+                throw Boom()
+            }
+        }
+        #expect(note.text == "x" && note.isNew && note.id == nil)
+        #expect(try UndoNote.count(in: first) == 0)
+        #expect(try UndoNote.count(in: second) == 0)
     }
 
     @Test func aRecordFirstWrittenInACommittedSavepointIsRestoredByTheOuterRollback() throws {
@@ -101,11 +140,11 @@ struct TransactionUndoTests {
             #expect(throws: Boom.self) {
                 try store.transaction {
                     try store.transaction { try task.save() }
-                    #expect(task.id == 1 && task.__undo.count == 1)
+                    #expect(task.id == 1 && undoCount(task, in: store) == 1)
                     throw Boom()
                 }
             }
-            #expect(task.isNew && task.id == nil && task.name == "new" && task.__undo.isEmpty)
+            #expect(task.isNew && task.id == nil && task.name == "new" && task.__undoLevel.load(ordering: .relaxed) == 0)
         }
     }
 
@@ -179,9 +218,10 @@ struct TransactionUndoTests {
             try store.transaction {
                 for task in tasks { try task.save() }
                 try store.transaction { tasks[0].name = "changed"; try tasks[0].save() }
-                #expect(tasks.allSatisfy { $0.__undo.count == 1 })
+                #expect(tasks.allSatisfy { undoCount($0, in: store) == 1 })
             }
-            #expect(tasks.allSatisfy { $0.__undo.isEmpty && !$0.isNew })
+            #expect(tasks.allSatisfy { !$0.isNew })
+            #expect(TransactionHandle.current(for: ObjectIdentifier(store)) == nil)
         }
     }
 
@@ -262,7 +302,7 @@ struct TransactionUndoTests {
             }
             Issue.record("the transaction did not throw")
         } catch is Boom {}
-        #expect(held.isNew && held.id == nil && held.__undo.isEmpty)
+        #expect(held.isNew && held.id == nil && held.__undoLevel.load(ordering: .relaxed) == 0)
         #expect(try await UndoNote.count(in: store) == 0)
     }
 

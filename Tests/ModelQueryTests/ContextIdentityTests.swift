@@ -26,7 +26,7 @@ import Testing
 
     /// The weak references SwiftModel keeps to records outside a transaction level mark
     /// them, so a level that lets go of one keeps a weak reference of its own (see
-    /// `WrittenRecords`); a record nothing holds weakly stays unmarked.
+    /// `UndoLog`); a record nothing holds weakly stays unmarked.
     @Test func weakReferencesOutsideATransactionLevelMarkTheRecord() throws {
         let store = ArrayAdapter()
         let apollo = try Project.create(["name": "apollo"], in: store)

@@ -82,7 +82,7 @@ public final actor AsyncTransaction {
             throw error
         }
         handle.close()
-        level.discardUndo()
+        // The level's undo goes with it (see `TransactionContext.level(of:_:)`).
         level.publish(to: handle.key)
     }
 
@@ -209,8 +209,8 @@ enum TransactionExecutor: Sendable {
 extension TransactionHandle.Level {
     /// Puts back every record written at a rolled-back level of a transaction on `store`
     /// that still exists, each in the isolation it was written from.
-    nonisolated(nonsending) func restoreEverywhere(writtenIn store: any PersistenceAdapter) async {
-        for (record, undo) in UndoLedger.take(written, level: serial) {
+    nonisolated(nonsending) consuming func restoreEverywhere(writtenIn store: any PersistenceAdapter) async {
+        for (record, undo) in log.takeForRollback(level: serial) {
             if let isolation = undo.isolation {
                 await restoreRecord(UndoBox(record: record, undo: undo, store: store), on: isolation)
             } else {

@@ -1,4 +1,5 @@
 import Observation
+import Synchronization
 
 /// The storage every model inherits: its row of values and its persistence state.
 ///
@@ -51,16 +52,24 @@ open class ModelObject {
     /// to the owner it was reached through): one that can turn strong on another thread.
     /// Set before the reference is formed and never cleared (``_noteHeldWeakly()``); a
     /// transaction level reads it before it lets go of a record only it holds
-    /// (``WrittenRecords``).
+    /// (``UndoLog``).
     @exclusivity(unchecked) package final var __heldWeakly = false
     /// Where the record sits in its registry's table of pending work (a hint the registry
     /// checks: the entry there must be this record); changed only holding the registry's
     /// lock.
     @exclusivity(unchecked) @usableFromInline package final var __pendingPlace = -1
-    /// How to put the record back if an open transaction level that wrote it rolls back,
-    /// one entry per level (see ``RecordUndo``); read and changed only holding
-    /// ``UndoLedger/lock``.
-    @exclusivity(unchecked) package final var __undo: [UndoEntry] = []
+    /// The number of the innermost open transaction level holding an undo for this record
+    /// (``TransactionHandle/Level/serial``; the level's ``UndoLog`` holds the undo), or of
+    /// one that has ended, or 0. A write at the level it names makes no second undo there.
+    ///
+    /// When it names a level still open, that level holds an undo for the record: it is
+    /// set to a level as that level takes an undo, and goes back to the level out as a
+    /// level ends (``UndoLog/Entry/outer``). The converse fails only when writes in
+    /// transactions on two stores interleave: a level not named here may already hold an
+    /// undo for the record, takes a second one, and its rollback restores the earliest
+    /// last. A level's number is never reused, so one that ended matches no write. Atomic:
+    /// a transaction on another store may end on another thread.
+    package final let __undoLevel = Atomic<UInt64>(0)
 
     /// Models inherit this initialiser; declare `init() {}` in the model.
     public init(_modelObject: Void = ()) {}

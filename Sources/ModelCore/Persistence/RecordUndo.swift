@@ -9,11 +9,9 @@
 /// back to ``restore(_:writtenIn:)``: copying the record's home (an existential) cost about
 /// 120 instructions an update or delete in a transaction, with its release at commit.
 ///
-/// The record holds its own undo entries (``ModelObject/__undo``, one per open level that
-/// wrote it) and the level lists the record (``WrittenRecords``) without keeping it alive
-/// for long: a record dropped inside a long transaction takes its undo with it, since
-/// there is nothing left to put back. Entries are read and changed only holding
-/// ``UndoLedger/lock``.
+/// The level that made it keeps it, beside the record, in its ``UndoLog``, which does not
+/// keep the record alive for long: a record dropped inside a long transaction has its undo
+/// dropped with it, since there is nothing left to put back.
 package struct RecordUndo {
     /// A row kept as a difference from the written values when that is smaller.
     enum Row {
@@ -146,99 +144,5 @@ package struct RecordUndo {
             RecordState(
                 values: .row(values.applied(to: written)), baseline: .row(baseline.applied(to: written)), isPersisted: isPersisted,
                 home: homeIsStore ? store : home))
-    }
-}
-
-/// A record's undo at one transaction level (``TransactionHandle/Level/serial``).
-package struct UndoEntry {
-    var level: UInt64
-    let undo: RecordUndo
-}
-
-/// The lock every record's undo entries (``ModelObject/__undo``) are read and changed
-/// under. One for the process: a record can be written in transactions on two stores,
-/// whose handles end on different threads.
-package enum UndoLedger {
-    static let lock = RecursiveLock()
-
-    /// Adds `record`'s undo for `level` unless the level already holds one (the earliest
-    /// state in a level is the one its rollback restores) or `undo` makes none; true when
-    /// added.
-    static func note(_ record: ModelObject, level: UInt64, _ undo: () -> RecordUndo?) -> Bool {
-        lock.withLock {
-            if record.__undo.contains(where: { $0.level == level }) { return false }
-            guard let made = undo() else { return false }
-            if record.__undo.isEmpty {
-                // The usual case (one open level): an array literal allocates its one entry
-                // directly; appending to the empty array took the generic growth path
-                // (about 120 instructions more a write).
-                record.__undo = [UndoEntry(level: level, undo: made)]
-            } else {
-                record.__undo.append(UndoEntry(level: level, undo: made))
-            }
-            return true
-        }
-    }
-
-    /// Takes the undo entries of `level` out of the records it wrote that still exist, in
-    /// the reverse of ``WrittenRecords/records`` (each record is restored on its own, so
-    /// the order between records changes nothing).
-    static func take(_ written: WrittenRecords, level: UInt64) -> [(ModelObject, RecordUndo)] {
-        let records = written.records
-        return lock.withLock {
-            var taken: [(ModelObject, RecordUndo)] = []
-            for record in records.reversed() {
-                guard let undo = remove(level, from: record) else { continue }
-                taken.append((record, undo))
-            }
-            return taken
-        }
-    }
-
-    /// Drops the undo entries of a committed outermost `level` (without taking each out
-    /// first: a copy of the undo retained and released everything it holds).
-    static func discard(_ written: WrittenRecords, level: UInt64) {
-        guard !written.isEmpty else { return }
-        lock.withLock {
-            written.forEachRecord { record in
-                if let k = record.__undo.lastIndex(where: { $0.level == level }) { removeEntry(at: k, of: record) }
-            }
-        }
-    }
-
-    /// Hands the entries of a committed nested `level` to the level around it (`outer`),
-    /// where that level does not already hold an earlier state of the record, and adds
-    /// the records whose entries moved to `outerWritten`.
-    static func merge(_ written: WrittenRecords, level: UInt64, into outer: UInt64, _ outerWritten: inout WrittenRecords) {
-        guard !written.isEmpty else { return }
-        lock.withLock {
-            outerWritten.append(written) { record in
-                guard let k = record.__undo.lastIndex(where: { $0.level == level }) else { return false }
-                if record.__undo.contains(where: { $0.level == outer }) {
-                    removeEntry(at: k, of: record)
-                    return false
-                }
-                record.__undo[k].level = outer
-                return true
-            }
-        }
-    }
-
-    /// Removes and returns `record`'s entry for `level` (holding `lock`).
-    private static func remove(_ level: UInt64, from record: ModelObject) -> RecordUndo? {
-        guard let k = record.__undo.lastIndex(where: { $0.level == level }) else { return nil }
-        let undo = record.__undo[k].undo
-        removeEntry(at: k, of: record)
-        return undo
-    }
-
-    /// Removes `record`'s entry at `k` (holding `lock`), freeing the buffer with the last
-    /// one (removing keeps its capacity).
-    private static func removeEntry(at k: Int, of record: ModelObject) {
-        if record.__undo.count == 1 {
-            record.__undo = []
-        } else {
-            record.__undo.remove(at: k)
-        }
     }
 }

@@ -79,7 +79,8 @@ package enum TransactionContext {
         let level = handle.popLevel()
         if handle.depth == 0 {
             handle.close()
-            level.discardUndo()
+            // The level's undo goes with it. (Records still name the level in
+            // `__undoLevel`: a number never reused, so no later write matches it.)
             level.publish(to: handle.key)
         } else {
             handle.merge(level)
@@ -98,13 +99,8 @@ extension TransactionHandle.Level {
     /// Puts back every record written at a rolled-back level of a transaction on `store`
     /// that still exists, on the calling thread (a synchronous transaction: every write
     /// came from its body).
-    func restore(writtenIn store: any PersistenceAdapter) {
-        for (record, undo) in UndoLedger.take(written, level: serial) { undo.restore(record, writtenIn: store) }
-    }
-
-    /// Drops the undo entries of a committed outermost level.
-    func discardUndo() {
-        UndoLedger.discard(written, level: serial)
+    consuming func restore(writtenIn store: any PersistenceAdapter) {
+        for (record, undo) in log.takeForRollback(level: serial) { undo.restore(record, writtenIn: store) }
     }
 }
 

@@ -28,16 +28,16 @@ public final class TransactionHandle: @unchecked Sendable {
     /// What happened at one level of the transaction: changes to announce at commit, and
     /// record states to restore on rollback.
     package struct Level {
-        /// The level's number, unique in the process: what the undo entries it leaves on
-        /// records are filed under (``UndoEntry``).
+        /// The level's number, unique in the process and never 0: how a record names the
+        /// innermost level holding an undo for it (``ModelObject/__undoLevel``).
         let serial: UInt64
         /// Changes to hand on at commit, each kept only if something took changes when it
         /// was made (see ``TransactionContext/record(_:schema:instance:adapter:undo:)``).
         var changes: [PendingChange] = []
-        /// Records written at this level; each holds how to restore its state before the
+        /// Records written at this level, each with how to restore its state before the
         /// level (see ``RecordUndo``). The level does not keep a record alive for long once
-        /// nothing else does (see ``WrittenRecords``).
-        var written = WrittenRecords()
+        /// nothing else does (see ``UndoLog``).
+        var log = UndoLog()
         /// The schemas written at this level (for ``TableObservers``), repeats mostly
         /// skipped.
         var schemas: [ModelSchema] = []
@@ -190,13 +190,23 @@ public final class TransactionHandle: @unchecked Sendable {
     }
 
     /// Merges a committed nested level into the one around it.
-    func merge(_ level: Level) {
+    func merge(_ level: consuming Level) {
+        // Records and undo the outer level already had, dropped after unlocking: a record
+        // may end then.
+        var dropped: [UndoLog.Item] = []
         lock.withLock {
             let outer = levels.count - 1
             levels[outer].changes += level.changes
-            UndoLedger.merge(level.written, level: level.serial, into: levels[outer].serial, &levels[outer].written)
+            dropped = levels[outer].log.absorb(level.log, level: level.serial, into: levels[outer].serial)
             levels[outer].schemas += level.schemas
         }
+        withExtendedLifetime(dropped) {}
+    }
+
+    /// How many undo entries the open levels hold for `record` (one per level that wrote
+    /// it, but see ``ModelObject/__undoLevel``).
+    package func undoCount(of record: ModelObject) -> Int {
+        lock.withLock { levels.reduce(0) { $0 + $1.log.entryCount(for: record) } }
     }
 
     /// Adds a write to the innermost level; false when no level is open (a bare adapter
@@ -208,8 +218,8 @@ public final class TransactionHandle: @unchecked Sendable {
         undoing record: ModelObject?, _ undo: (_ isolation: (any Actor)?) -> RecordUndo?
     ) -> Bool {
         let isolation = record == nil ? nil : foreignIsolation()
-        // Records a sweep let go, dropped after unlocking: one may end then.
-        var released = WrittenRecords.Released()
+        // Records and undo the log let go, dropped after unlocking: a record may end then.
+        var released = UndoLog.Released()
         let noted = lock.withLock {
             guard !levels.isEmpty else { return false }
             let top = levels.count - 1
@@ -219,8 +229,12 @@ public final class TransactionHandle: @unchecked Sendable {
                     PendingChange(change(), instance: instance, announce: announce, lastSubscriber: ModelNotifications.lastSubscriber))
             }
             if let record {
-                guard UndoLedger.note(record, level: levels[top].serial, { undo(isolation) }) else { return true }
-                released = levels[top].written.append(record, weakly: isolation != nil)
+                // The earliest state in a level is the one its rollback restores.
+                let serial = levels[top].serial
+                let outer = record.__undoLevel.load(ordering: .relaxed)
+                guard outer != serial, let made = undo(isolation) else { return true }
+                record.__undoLevel.store(serial, ordering: .relaxed)
+                levels[top].log.append(record, weakly: isolation != nil, undo: consume made, outer: outer, releasing: &released)
             }
             return true
         }

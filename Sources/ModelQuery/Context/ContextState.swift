@@ -67,7 +67,7 @@ extension ModelContext {
             if retains {
                 strong = record
             } else {
-                // The context may hand the record to another thread (see WrittenRecords).
+                // The context may hand the record to another thread (see UndoLog).
                 record._noteHeldWeakly()
                 weak = WeakRecord(record)
             }

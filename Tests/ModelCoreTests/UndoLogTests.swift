@@ -2,15 +2,27 @@ import ArrayAdapter
 @testable import ModelCore
 import Testing
 
-/// How a transaction level holds the records it wrote (``WrittenRecords``): strongly while
-/// the caller keeps them, so they get no weak reference; records only the level holds end
-/// at the level's next write or sweep, as they would outside the transaction.
-@Suite("Written records", .runsOffThePool)
-struct WrittenRecordsTests {
+/// How a transaction level holds the records it wrote and their undo (``UndoLog``):
+/// strongly while the caller keeps them, so they get no weak reference; records only the
+/// level holds end, with their undo, at the level's next write or sweep, as they would
+/// outside the transaction.
+@Suite("Undo log", .runsOffThePool)
+struct UndoLogTests {
     /// A weak-reference probe for a record.
     final class Probe {
         weak var record: UndoNote?
         init(_ record: UndoNote) { self.record = record }
+    }
+
+    /// The store the hand-made undo entries name.
+    static let store = ArrayAdapter()
+
+    /// Adds `record` to `log` with an undo of its current state, as a write would.
+    @discardableResult
+    static func append(_ record: UndoNote, to log: inout UndoLog, weakly: Bool = false) -> UndoLog.Released {
+        var released = UndoLog.Released()
+        log.append(record, weakly: weakly, undo: RecordUndo(record, before: record.state, store: store), outer: 0, releasing: &released)
+        return released
     }
 
     /// Saves `count` new notes, probed in `probes`, and returns them.
@@ -26,33 +38,35 @@ struct WrittenRecordsTests {
     }
 
     @Test func aLevelHoldsTheRecordsItsCallerKeepsWithoutWeakReferences() {
-        var written = WrittenRecords()
+        var written = UndoLog()
         let first = UndoNote(), second = UndoNote(), foreign = UndoNote()
-        #expect(written.append(first, weakly: false).previous == nil)
-        #expect(written.append(second, weakly: false).previous == nil)
+        #expect(Self.append(first, to: &written).previous == nil)
+        #expect(Self.append(second, to: &written).previous == nil)
         // 1 is the runtime's count for an object no weak reference points to.
         #expect(_getWeakRetainCount(first) == 1 && _getWeakRetainCount(second) == 1)
         // A record written from another isolation is held weakly from the start: an
         // unowned count in its header (see WeakRecord), still without a side table.
-        _ = written.append(foreign, weakly: true)
+        Self.append(foreign, to: &written, weakly: true)
         #expect(_getWeakRetainCount(foreign) == 1 && _getUnownedRetainCount(foreign) == 2)
         #expect(written.records.map(ObjectIdentifier.init) == [first, second, foreign].map(ObjectIdentifier.init))
     }
 
     @Test func theRecordBeforeANewOneIsLetGoWhenOnlyTheLevelHoldsIt() throws {
-        var written = WrittenRecords()
+        var written = UndoLog()
         do {
-            _ = written.append(UndoNote(), weakly: false)
+            Self.append(UndoNote(), to: &written)
         }
         let next = UndoNote()
-        var released = written.append(next, weakly: false)
-        // Handed back to be dropped after the level's lock, with no weak reference formed
-        // to it: nothing else can reach it, so the level forgets it at once.
-        let previous = try #require(released.previous)
+        var released = Self.append(next, to: &written)
+        // Handed back to be dropped after the level's lock, with its undo and no weak
+        // reference formed to it: nothing else can reach it, so the level forgets it at once.
+        let previous = try #require(released.previous?.strong)
+        #expect(released.loosened == nil)
         #expect(_getWeakRetainCount(previous) == 1)
         #expect(written.records.map(ObjectIdentifier.init) == [ObjectIdentifier(next)])
+        #expect(written.entries.count == 1)
         let probe = Probe(previous as! UndoNote)
-        released = WrittenRecords.Released()
+        released = UndoLog.Released()
         #expect(probe.record != nil, "still held by `previous` here")
         withExtendedLifetime(previous) {}
     }
@@ -61,35 +75,47 @@ struct WrittenRecordsTests {
     /// be loaded strongly on another thread while the level lets go of it: the level keeps
     /// a weak reference so it still finds the record then.
     @Test func aRecordHeldWeaklyElsewhereIsLetGoThroughAWeakReference() {
-        var written = WrittenRecords()
+        var written = UndoLog()
         var probe: Probe?
         do {
             let dropped = UndoNote()
             dropped._noteHeldWeakly()
             probe = Probe(dropped)
-            _ = written.append(dropped, weakly: false)
+            Self.append(dropped, to: &written)
         }
         let next = UndoNote()
-        var released = written.append(next, weakly: false)
-        // Handed back to be dropped after the level's lock, held weakly meanwhile.
-        #expect(released.previous != nil && written.records.count == 2)
-        released = WrittenRecords.Released()
+        var released = Self.append(next, to: &written)
+        // Handed back to be dropped after the level's lock, held weakly meanwhile, its undo
+        // kept in the log.
+        #expect(released.loosened != nil && released.previous == nil && written.records.count == 2)
+        released = UndoLog.Released()
         #expect(probe?.record == nil)
         #expect(written.records.map(ObjectIdentifier.init) == [ObjectIdentifier(next)])
+        // The ended record's entry goes at the next sweep.
+        #expect(written.entries.count == 2)
+        withExtendedLifetime(written.sweep()) {}
+        #expect(written.entries.count == 1)
     }
 
-    @Test func aCommittedTransactionLeavesNoUndoOnTheRecordsItHeld() throws {
+    @Test func aCommittedTransactionLetsGoOfTheRecordsItHeldAndTheirUndo() throws {
         let store = ArrayAdapter()
-        let kept = UndoNote()
-        let updated = UndoNote()
-        try updated.save(to: store)
+        var kept: UndoNote? = UndoNote()
+        var updated: UndoNote? = UndoNote()
+        let probes = [Probe(try #require(kept)), Probe(try #require(updated))]
+        try updated?.save(to: store)
         try store.transaction {
-            try kept.save(to: store)
-            updated.text = "changed"
-            try updated.save(to: store)
-            #expect(kept.__undo.count == 1 && updated.__undo.count == 1)
+            try kept?.save(to: store)
+            updated?.text = "changed"
+            try updated?.save(to: store)
+            updated?.text = "again"
+            try updated?.save(to: store)
+            // One undo each: the second write at the level makes none.
+            let records = [kept, updated].compactMap { $0 }
+            #expect(records.count == 2 && records.allSatisfy { undoCount($0, in: store) == 1 })
         }
-        #expect(kept.__undo.isEmpty && updated.__undo.isEmpty)
+        kept = nil
+        updated = nil
+        #expect(probes.allSatisfy { $0.record == nil })
     }
 
     @Test func aRecordDroppedEarlyEndsAtTheNextSweepAndTheRestAreRestored() throws {
@@ -108,7 +134,7 @@ struct WrittenRecordsTests {
                 #expect(probe.record != nil, "kept by the level after the caller dropped it")
                 // The sweep at the level's 1,024th record lets it go: write up to one
                 // short of that (the level holds `early` and `kept`).
-                while 1 + kept.count < WrittenRecords.sweepFloor - 1 {
+                while 1 + kept.count < UndoLog.sweepFloor - 1 {
                     let note = UndoNote()
                     try note.save(to: store)
                     kept.append(note)
@@ -121,7 +147,7 @@ struct WrittenRecordsTests {
                 throw Boom()
             }
         }
-        #expect(kept.allSatisfy { $0.isNew && $0.id == nil && $0.__undo.isEmpty })
+        #expect(kept.allSatisfy { $0.isNew && $0.id == nil && $0.__undoLevel.load(ordering: .relaxed) == 0 })
         #expect(try UndoNote.count(in: store) == 0)
     }
 
@@ -145,7 +171,7 @@ struct WrittenRecordsTests {
                 try UndoNote().save(to: store)
                 written += 1
             }
-            #expect(written <= 2 * (3_000 + WrittenRecords.sweepFloor))
+            #expect(written <= 2 * (3_000 + UndoLog.sweepFloor))
         }
         #expect(try UndoNote.count(in: store) >= 6_000)
     }
@@ -167,11 +193,11 @@ struct WrittenRecordsTests {
                     try inner.save(to: store)
                 }
                 // The committed savepoint's records moved to this level.
-                #expect(inner.__undo.count == 1 && probe?.record == nil)
+                #expect(undoCount(inner, in: store) == 1 && probe?.record == nil)
                 throw Boom()
             }
         }
-        #expect(outer.isNew && inner.isNew && outer.__undo.isEmpty && inner.__undo.isEmpty)
+        #expect(outer.isNew && inner.isNew)
         #expect(try UndoNote.count(in: store) == 0)
     }
 }
