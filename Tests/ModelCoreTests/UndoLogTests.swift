@@ -64,7 +64,7 @@ struct UndoLogTests {
         #expect(released.loosened == nil)
         #expect(_getWeakRetainCount(previous) == 1)
         #expect(written.records.map(ObjectIdentifier.init) == [ObjectIdentifier(next)])
-        #expect(written.entries.count == 1)
+        #expect(written.count == 1)
         let probe = Probe(previous as! UndoNote)
         released = UndoLog.Released()
         #expect(probe.record != nil, "still held by `previous` here")
@@ -92,9 +92,35 @@ struct UndoLogTests {
         #expect(probe?.record == nil)
         #expect(written.records.map(ObjectIdentifier.init) == [ObjectIdentifier(next)])
         // The ended record's entry goes at the next sweep.
-        #expect(written.entries.count == 2)
+        #expect(written.count == 2)
         withExtendedLifetime(written.sweep()) {}
-        #expect(written.entries.count == 1)
+        #expect(written.count == 1)
+    }
+
+    /// The log keeps its entries in chunks: a sweep compacts each and packs them again
+    /// when they are less than half full, keeping the order the records were written in.
+    @Test func entriesAcrossChunksKeepTheirOrderThroughASweepThatPacksThem() {
+        var log = UndoLog()
+        var notes: [UndoNote?] = []
+        for k in 0..<(UndoLog.chunkSize * 3 + 5) {
+            let note = UndoNote()
+            note.text = "\(k)"
+            notes.append(note)
+            Self.append(note, to: &log)
+        }
+        #expect(log.count == UndoLog.chunkSize * 3 + 5)
+        // Three in four dropped: the chunks left are under half full.
+        for k in notes.indices where k % 4 != 0 { notes[k] = nil }
+        let released = log.sweep()
+        #expect(released.count == notes.count(where: { $0 == nil }))
+        let expected = notes.compactMap { $0 }.map(ObjectIdentifier.init)
+        #expect(log.count == expected.count)
+        #expect(log.records.map(ObjectIdentifier.init) == expected)
+        // Written after the sweep: still in order, at the end.
+        let last = UndoNote()
+        Self.append(last, to: &log)
+        #expect(log.records.map(ObjectIdentifier.init) == expected + [ObjectIdentifier(last)])
+        withExtendedLifetime(notes) {}
     }
 
     @Test func aCommittedTransactionLetsGoOfTheRecordsItHeldAndTheirUndo() throws {
