@@ -97,6 +97,32 @@ struct UndoLogTests {
         #expect(written.count == 1)
     }
 
+    /// A sweep lets go of a record another thread could reach through SwiftModel's weak
+    /// references by keeping a weak reference of its own, with the record's undo; the
+    /// entry goes at the sweep after the record ends.
+    @Test func aSweepKeepsARecordHeldWeaklyElsewhereListedWeakly() {
+        var log = UndoLog()
+        var probe: Probe?
+        var dropped: UndoNote? = UndoNote()
+        if let dropped {
+            dropped._noteHeldWeakly()
+            probe = Probe(dropped)
+            Self.append(dropped, to: &log)
+        }
+        let kept = UndoNote()
+        Self.append(kept, to: &log)
+        dropped = nil
+        var released = log.sweep()
+        #expect(released.count == 1 && released.first?.record != nil && released.first?.undo == nil)
+        #expect(log.count == 2 && probe?.record != nil, "alive until the caller drops what the sweep released")
+        released = []
+        #expect(probe?.record == nil)
+        #expect(log.records.map(ObjectIdentifier.init) == [ObjectIdentifier(kept)])
+        released = log.sweep()
+        #expect(released.count == 1 && released.first?.record == nil && released.first?.undo != nil)
+        #expect(log.count == 1)
+    }
+
     /// The log keeps its entries in chunks: a sweep compacts each and packs them again
     /// when they are less than half full, keeping the order the records were written in.
     @Test func entriesAcrossChunksKeepTheirOrderThroughASweepThatPacksThem() {
