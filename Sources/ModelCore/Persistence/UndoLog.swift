@@ -143,11 +143,11 @@ package struct UndoLog {
         return chunk
     }
 
-    /// Adds `entry` at the end, in a new chunk when the last is full (merges and packing).
-    private mutating func add(_ entry: consuming Entry) {
-        if chunks.last.map({ $0.count == Self.chunkSize }) ?? true { chunks.append(Self.emptyChunk()) }
+    /// Adds `entry` at the end of `chunks`, in a new chunk when the last is full (merges
+    /// and packing; a write makes its entry in place instead).
+    private static func add(_ entry: consuming Entry, to chunks: inout [[Entry]]) {
+        if chunks.last.map({ $0.count == chunkSize }) ?? true { chunks.append(emptyChunk()) }
         chunks[chunks.count - 1].append(entry)
-        count += 1
     }
 
     /// Lets go of the last entry's record, which only the log holds: a record another
@@ -219,10 +219,7 @@ package struct UndoLog {
         old.reverse()
         while var chunk = old.popLast() {
             chunk.reverse()
-            while let entry = chunk.popLast() {
-                if packed.last.map({ $0.count == Self.chunkSize }) ?? true { packed.append(Self.emptyChunk()) }
-                packed[packed.count - 1].append(entry)
-            }
+            while let entry = chunk.popLast() { Self.add(entry, to: &packed) }
         }
         chunks = packed
     }
@@ -258,7 +255,8 @@ extension UndoLog {
             if entry.outer == outerLevel {
                 dropped.append(Item(record: record, undo: entry.undo))
             } else {
-                add(entry)
+                Self.add(entry, to: &chunks)
+                count += 1
                 dropped.append(Item(record: record, undo: nil))
             }
         }
