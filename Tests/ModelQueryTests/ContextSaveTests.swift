@@ -104,6 +104,33 @@ final class Relay: Model {
         }
     }
 
+    /// While a context saves, its members' updates skip its lock (their membership says
+    /// the context is saving); once the save ends, written or failed, a member saved on its
+    /// own leaves the unit of work again, so nothing keeps it once its user drops it.
+    @Test(arguments: [false, true])
+    func aMemberSavedOnItsOwnAfterTheContextsSaveLeavesTheUnitOfWork(saveFails: Bool) throws {
+        try ModelStore.using(ArrayAdapter()) {
+            let board = try Board.create(["title": "b"])
+            let vetoed = try board.assignees.create(["name": "v", "veto_destroy": true])
+            let context = ModelContext()
+            var member = try context.run { try Board.find(board.id ?? 0) }
+            member?.title = "changed"
+            if saveFails {
+                try context.insert(vetoed)
+                try context.delete(vetoed)
+                #expect(throws: ModelError.self) { try context.save() }
+            } else {
+                try context.save()
+            }
+            member?.title = "again"
+            try member?.save()
+            weak let dropped = member
+            member = nil
+            #expect(dropped == nil, "the context no longer holds the member as pending work")
+            #expect(try Board.find(board.id ?? 0)?.title == "again")
+        }
+    }
+
     /// Two stored relays (values 1 and 2) held by a new context, in the current store.
     /// A context builds no changes for its own records' saves when it is the only one that
     /// would take them: a change stream and another context still get every change.

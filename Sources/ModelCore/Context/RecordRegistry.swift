@@ -43,12 +43,15 @@ package protocol RecordRegistry: AnyObject, Sendable {
 /// is cleared starts a new one and retires this), so registering a record allocates
 /// nothing.
 ///
-/// Immutable apart from the atomic flag, so a registry may retire it from any thread.
+/// Immutable apart from the atomic flags, so a registry may retire it from any thread.
 @usableFromInline package final class RegistryMembership: Sendable {
     /// The registry, held weakly without giving it a side table (see ``WeakRegistry``).
     private let reference: WeakRegistry
     /// Cleared when the registry forgets this generation's records.
     package let isCurrent = Atomic<Bool>(true)
+    /// Set while the registry writes its pending records (``RecordRegistry/didSave(_:schema:store:updated:)``
+    /// then leaves a member's update as it is): see ``membersNeedNoWordOfUpdates``.
+    package let isSaving = Atomic<Bool>(false)
 
     package init(registry: any RecordRegistry) {
         reference = WeakRegistry(registry)
@@ -59,6 +62,16 @@ package protocol RecordRegistry: AnyObject, Sendable {
 
     /// Whether the registry is being freed (or gone), without holding it.
     package var registryIsGone: Bool { reference.isGone }
+
+    /// Whether an update of a record of this generation, in the store it was loaded from
+    /// or saved to, needs no word to the registry: the registry is writing its pending
+    /// records, and keeps a member's slot and pending entry as they are while it does.
+    /// Read without the registry's lock, so a save skips the lock (and the weak load of the
+    /// registry) once per record. A stale answer either way is one the locked path gives
+    /// too: a generation retired meanwhile reads as not current and takes that path.
+    @inline(__always) package var membersNeedNoWordOfUpdates: Bool {
+        isSaving.load(ordering: .acquiring) && isCurrent.load(ordering: .relaxed)
+    }
 }
 
 extension ModelObject {
@@ -172,9 +185,15 @@ package enum RegistryHub {
     /// reads nil once it is being freed: with one live, a membership's non-nil registry is
     /// that one.)
     @inline(__always) package static func takesChange(from instance: AnyObject?) -> Bool {
+        takesChange(from: instance, record: nil)
+    }
+
+    /// ``takesChange(from:)`` given `instance` as a record when the caller has it typed
+    /// (`record`, the same object), which saves a dynamic cast a write.
+    @inline(__always) package static func takesChange(from instance: AnyObject?, record: ModelObject?) -> Bool {
         let live = liveCount.load(ordering: .relaxed)
         if live != 1 { return live > 1 }
-        guard let record = instance as? ModelObject, let membership = record.__membership else { return true }
+        guard let record = record ?? (instance as? ModelObject), let membership = record.__membership else { return true }
         return membership.registryIsGone
     }
 

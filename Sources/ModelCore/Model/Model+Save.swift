@@ -300,7 +300,9 @@ extension ModelProtocol {
         let updated = !isNew && __home === store
         __home = store
         __extras?.lastValid = nil
-        if let registry = __membership?.registry ?? (schema.joinsContexts ? RegistryScope.current : nil) {
+        if updated, __membership?.membersNeedNoWordOfUpdates == true {
+            // Written by its registry's own save, which keeps the record as it is.
+        } else if let registry = __membership?.registry ?? (schema.joinsContexts ? RegistryScope.current : nil) {
             registry.didSave(self, schema: schema, store: store, updated: updated)
         }
         TransactionContext.record(

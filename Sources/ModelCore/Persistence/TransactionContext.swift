@@ -15,10 +15,10 @@ package enum TransactionContext {
     }
 
     /// Records a committed-if-the-transaction-commits change, or delivers it now when no
-    /// transaction is open. `record` is the record written and `undo` makes what puts it
-    /// back if the transaction rolls back (given the isolation to restore it in); both are
-    /// only used inside a transaction, and `undo` only for the record's first write at a
-    /// level. (A non-escaping closure reads the caller's state in place: passing the state
+    /// transaction is open. `record` is the record written (`instance`, typed, or nil) and
+    /// `undo` makes what puts it back if the transaction rolls back (given the isolation to
+    /// restore it in), used only inside a transaction and only for the record's first write
+    /// at a level. (A non-escaping closure reads the caller's state in place: passing the state
     /// itself copied it out of line several times per save.) `change` is only built when
     /// it will be announced.
     package static func record(
@@ -32,7 +32,7 @@ package enum TransactionContext {
         // when it matters: most saves run with nobody listening.)
         if let handle = TransactionHandle.current(for: ObjectIdentifier(adapter)) {
             let hasListeners = ModelNotifications.hasListeners
-            let registryActive = RegistryHub.takesChange(from: instance)
+            let registryActive = RegistryHub.takesChange(from: instance, record: record)
             let suppressed = (hasListeners || registryActive) && ModelNotifications.areSuppressed
             let keeps = (!suppressed && hasListeners) || registryActive
             if handle.note(change, schema: schema, instance: instance, announce: !suppressed, keepsChange: keeps, undoing: record, undo) {
@@ -41,7 +41,7 @@ package enum TransactionContext {
         }
         guard CommitBus.hasListeners else { return }
         let suppressed = ModelNotifications.areSuppressed
-        if (!suppressed && ModelNotifications.hasListeners) || RegistryHub.takesChange(from: instance) {
+        if (!suppressed && ModelNotifications.hasListeners) || RegistryHub.takesChange(from: instance, record: record) {
             CommitBus.publish(change(), instance: instance, announce: !suppressed, schema: schema, store: ObjectIdentifier(adapter))
         } else {
             TableObservers.notify(store: ObjectIdentifier(adapter), schemas: [schema])

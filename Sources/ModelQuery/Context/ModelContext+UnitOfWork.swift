@@ -60,8 +60,18 @@ extension ModelContext {
         let work = pendingWork()
         if work.isEmpty { return }
         let store = try commonStore(work)
-        state.withLock { $0.isSaving = true }
-        defer { state.withLock { $0.isSaving = false } }
+        // The members' updates need no word to the context while it saves (see
+        // `RegistryMembership.membersNeedNoWordOfUpdates`); a generation made during the
+        // save takes the locked path, which `isSaving` answers.
+        let token = state.withLock { state in
+            state.isSaving = true
+            return state.token
+        }
+        token?.isSaving.store(true, ordering: .releasing)
+        defer {
+            token?.isSaving.store(false, ordering: .releasing)
+            state.withLock { $0.isSaving = false }
+        }
         try run {
             try store.transaction {
                 for record in work.writes {
