@@ -194,6 +194,9 @@ package enum RegistryHub {
         let live = liveCount.load(ordering: .relaxed)
         if live != 1 { return live > 1 }
         guard let record = record ?? (instance as? ModelObject), let membership = record.__membership else { return true }
+        // A registry writing its records is alive (its save is running), so the only one
+        // live is the record's own: no need to try to retain it.
+        if membership.isSaving.load(ordering: .acquiring) { return false }
         return membership.registryIsGone
     }
 
