@@ -20,6 +20,23 @@ final class Relay: Model {
     }
 }
 
+/// An aisle and its bins, whose updates note the order they are written in (the test's
+/// thread only).
+final class Aisle: Model {
+    @Column var label: String = ""
+    @HasMany var bins: Children<Bin>
+    nonisolated(unsafe) static var written: [String] = []
+    init() {}
+    func afterUpdate() { Aisle.written.append("aisle \(label)") }
+}
+
+final class Bin: Model {
+    @Column var label: String = ""
+    @BelongsTo var aisle: Aisle?
+    init() {}
+    func afterUpdate() { Aisle.written.append("bin \(label)") }
+}
+
 /// What `ModelContext.save()` writes, in which order, and what it leaves pending.
 @Suite(.serialized) struct ContextSaveTests {
     /// Most of the pending records leave the context (the pending table closes its holes),
@@ -101,6 +118,42 @@ final class Relay: Model {
             #expect(context.hasChanges)
             try context.save()
             #expect(try Relay.find(2)?.value == 30)
+        }
+    }
+
+    /// Records of several models are written parents' models first, whatever order they
+    /// changed in, and in the order they changed within a model.
+    @Test func aParentsModelIsWrittenBeforeItsChildren() throws {
+        try ModelStore.using(ArrayAdapter()) {
+            let aisle = try Aisle.create(["label": "a"])
+            for label in ["x", "y"] { try aisle.bins.create(["label": .string(label)]) }
+            let context = ModelContext()
+            let (aisles, bins) = try context.run { (try Aisle.all(), try Bin.all()) }
+            bins[1].label = "y2"
+            aisles[0].label = "a2"
+            bins[0].label = "x2"
+            Aisle.written = []
+            try context.save()
+            #expect(Aisle.written == ["aisle a2", "bin y2", "bin x2"])
+        }
+    }
+
+    /// A record linked to an unsaved record of its own model is written after it, even
+    /// when it joined the context first: its foreign key then names the stored parent.
+    @Test func aRecordIsWrittenAfterTheUnsavedRecordItBelongsTo() throws {
+        try ModelStore.using(ArrayAdapter()) {
+            let context = ModelContext()
+            let child = Node()
+            child.label = "child"
+            let parent = Node()
+            parent.label = "parent"
+            child.parent = parent
+            try context.insert(child)
+            try context.insert(parent)
+            try context.save()
+            let stored = try Node.find(child.id ?? -1)
+            #expect(parent.id != nil)
+            #expect(try stored?.load(\.parent)?.id == parent.id)
         }
     }
 
