@@ -35,7 +35,7 @@ package protocol RecordRegistry: AnyObject, Sendable {
     func visible<M: ModelProtocol>(_ records: [M]) -> [M]
     /// A change committed anywhere in the process to `store` (`instance` is the record
     /// that wrote it). A registry ignores the changes its own members wrote (they are the
-    /// instances it holds): ``RegistryHub/takesChange(from:)`` builds none for it alone.
+    /// instances it holds): ``RegistryHub/takesChange(from:record:)`` builds none for it alone.
     func receive(_ change: ModelChange, from instance: AnyObject?, store: ObjectIdentifier)
 }
 
@@ -183,14 +183,9 @@ package enum RegistryHub {
     ///
     /// (Every live registry is in the hub from its creation, and a weak reference to one
     /// reads nil once it is being freed: with one live, a membership's non-nil registry is
-    /// that one.)
-    @inline(__always) package static func takesChange(from instance: AnyObject?) -> Bool {
-        takesChange(from: instance, record: nil)
-    }
-
-    /// ``takesChange(from:)`` given `instance` as a record when the caller has it typed
-    /// (`record`, the same object), which saves a dynamic cast a write.
-    @inline(__always) package static func takesChange(from instance: AnyObject?, record: ModelObject?) -> Bool {
+    /// that one.) `record` is `instance` as a record, when the caller has it typed: it
+    /// saves a dynamic cast a write.
+    @inline(__always) package static func takesChange(from instance: AnyObject?, record: ModelObject? = nil) -> Bool {
         let live = liveCount.load(ordering: .relaxed)
         if live != 1 { return live > 1 }
         guard let record = record ?? (instance as? ModelObject), let membership = record.__membership else { return true }

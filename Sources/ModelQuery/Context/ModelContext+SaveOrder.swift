@@ -23,8 +23,8 @@ extension ModelContext {
         // What ordering the writes needs is found in the same pass, while each record is
         // at hand: a second and third pass over ten thousand records (their models, then
         // their links) cost more in cache misses than in instructions.
-        var model: ObjectIdentifier?
-        var models = WriteModels.none
+        var firstModel: ObjectIdentifier?
+        var severalModels = false
         var linksUnsavedParents = false
         for case let entry? in entries {
             let record = entry.record
@@ -32,23 +32,16 @@ extension ModelContext {
                 if record._isPersisted { deletes.append(record) }
             } else if !record._isPersisted || record._valuesChanged {
                 writes.append(record)
-                let schema = record._attachedSchema.map { ObjectIdentifier($0) }
-                switch models {
-                case .none: (models, model) = (.one, schema)
-                case .one: if schema != model { models = .several }
-                case .several: break
-                }
+                let model = record._attachedSchema.map { ObjectIdentifier($0) }
+                if writes.count == 1 { firstModel = model } else if model != firstModel { severalModels = true }
                 if !linksUnsavedParents, hasUnsavedParent(record) { linksUnsavedParents = true }
             }
         }
         var ranks = SchemaRanks()
         return Work(
-            writes: ordered(writes, ranks: &ranks, severalModels: models == .several, linksUnsavedParents: linksUnsavedParents),
+            writes: ordered(writes, ranks: &ranks, severalModels: severalModels, linksUnsavedParents: linksUnsavedParents),
             deletes: deleteOrder(deletes, ranks: &ranks), sequence: sequence, pendingCount: count)
     }
-
-    /// How many models the writes are records of.
-    private enum WriteModels { case none, one, several }
 
     /// Writes ordered by model depth (a model after the models it belongs to), then each
     /// record after the unsaved parents it is linked to (which covers a model that belongs
