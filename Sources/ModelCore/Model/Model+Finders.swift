@@ -21,7 +21,7 @@ extension ModelProtocol {
     ///
     /// Inside a ``ModelContext`` scope, a record the context already holds is returned as
     /// it is, without reading the store; one deleted in the context (not yet saved) is nil.
-    public static func find(_ id: IDValue, in adapter: (any PersistenceAdapter)? = nil) throws -> Self? {
+    @inlinable public static func find(_ id: IDValue, in adapter: (any PersistenceAdapter)? = nil) throws -> Self? {
         let (schema, store) = try context(adapter)
         return try findRow(id.modelValue, schema: schema, store: store)
     }
@@ -51,7 +51,7 @@ extension ModelProtocol {
     // MARK: Building blocks for queries
 
     /// The schema (validated) and the adapter a class-level call uses.
-    package static func context(_ adapter: (any PersistenceAdapter)?) throws -> (ModelSchema, any PersistenceAdapter) {
+    @usableFromInline package static func context(_ adapter: (any PersistenceAdapter)?) throws -> (ModelSchema, any PersistenceAdapter) {
         let schema = Self.schema
         try schema.validate()
         let store = try adapter ?? ModelStore.resolve(ObjectIdentifier(Self.self), modelName: schema.modelName)
@@ -93,7 +93,7 @@ extension ModelProtocol {
     }
 
     /// `find` by a stored id value: the current context's instance, or the store's row.
-    package static func findRow(_ key: ModelValue, schema: ModelSchema, store: any PersistenceAdapter) throws -> Self? {
+    @usableFromInline package static func findRow(_ key: ModelValue, schema: ModelSchema, store: any PersistenceAdapter) throws -> Self? {
         let registry = contextRegistry(schema)
         if let registry, let held = held(in: registry, key, schema: schema, store: store) { return held }
         guard let row = try store.find(id: key, in: schema) else { return nil }

@@ -31,8 +31,12 @@ package enum SchemaRegistry {
     }
     private static let published = Atomic<Unmanaged<Snapshot>?>(nil)
 
+    /// The built schema of the model type `key`, if any. The snapshot is read at +0
+    /// (`_withUnsafeGuaranteedRef`): snapshots are never freed, and retaining and releasing
+    /// it cost two atomic operations on every class-level call.
     private static func cached(_ key: ObjectIdentifier) -> ModelSchema? {
-        published.load(ordering: .acquiring)?.takeUnretainedValue().schema(for: UInt(bitPattern: key))
+        guard let snapshot = published.load(ordering: .acquiring) else { return nil }
+        return snapshot._withUnsafeGuaranteedRef { $0.schema(for: UInt(bitPattern: key)) }
     }
 
     /// Adds `schema` (call holding `buildLock`).
