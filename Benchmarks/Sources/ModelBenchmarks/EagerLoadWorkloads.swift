@@ -128,6 +128,16 @@ let eagerLoadWorkloads: [Workload] = [
                 for team in teams { for member in byTeam[team.id] ?? [] { sum += member.score } }
                 blackHole(sum)
             }
+        },
+        reference: { n in
+            try withRawTeamObjects(n) { teams, members in
+                var byID: [Int64: TeamObject] = [:]
+                for team in teams { byID[team.id] = team }
+                for member in members { byID[member.teamID]?.members.append(member) }
+                var sum = 0.0
+                for team in teams { for member in team.members { sum += member.score } }
+                blackHole(sum)
+            }
         }),
     Workload(
         name: "eager belongs-to",
@@ -145,6 +155,16 @@ let eagerLoadWorkloads: [Workload] = [
                 for team in teams { byID[team.id] = team }
                 var sum = 0
                 for member in members { sum &+= byID[member.teamID]?.name.utf8.count ?? 0 }
+                blackHole(sum)
+            }
+        },
+        reference: { n in
+            try withRawTeamObjects(n) { teams, members in
+                var byID: [Int64: TeamObject] = [:]
+                for team in teams { byID[team.id] = team }
+                for member in members { member.team = byID[member.teamID] }
+                var sum = 0
+                for member in members { sum &+= member.team?.name.utf8.count ?? 0 }
                 blackHole(sum)
             }
         }),

@@ -139,7 +139,8 @@ let sqliteWorkloads: [Workload] = [
                     blackHole(sum)
                 }
             }
-        }),
+        },
+        reference: { n in try ClassPerRowSQLite.fetchAll(n) }),
     Workload(
         name: "10k lookups by id",
         model: { n in
@@ -167,7 +168,8 @@ let sqliteWorkloads: [Workload] = [
                     blackHole(sum)
                 }
             }
-        }),
+        },
+        reference: { n in try ClassPerRowSQLite.lookupsByID(n, lookups: lookups) }),
     Workload(
         name: "filtered query x200",
         model: { n in
@@ -192,7 +194,8 @@ let sqliteWorkloads: [Workload] = [
                     blackHole(sum)
                 }
             }
-        }),
+        },
+        reference: { n in try ClassPerRowSQLite.filtered(n, repeats: sqliteQueryRepeats) }),
     Workload(
         name: "update all",
         model: { n in
