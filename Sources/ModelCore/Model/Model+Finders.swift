@@ -159,7 +159,7 @@ extension ModelProtocol {
     /// (the current ``ModelContext``'s, from ``contextRegistry(_:)``, looked up once by the
     /// caller), the context's instance for it.
     package static func materialize(
-        _ row: [ModelValue], schema: ModelSchema, store: any PersistenceAdapter, registry: (any RecordRegistry)?
+        _ row: consuming [ModelValue], schema: ModelSchema, store: any PersistenceAdapter, registry: (any RecordRegistry)?
     ) throws -> Self {
         try schema.checkLoaded(row)
         if let registry {

@@ -202,10 +202,11 @@ open class ModelObject {
         preconditionFailure("\(schema.modelName): column \(slot) holds no value of type \(T.self) and has no default")
     }
 
-    /// Replaces the whole state with a row read from `adapter`.
-    package final func _load(_ row: [ModelValue], schema: ModelSchema, from adapter: any PersistenceAdapter) {
+    /// Replaces the whole state with a row read from `adapter`. Takes the row: a caller
+    /// handing over its last use of it (a `find`) saves a retain and a release.
+    package final func _load(_ row: consuming [ModelValue], schema: ModelSchema, from adapter: any PersistenceAdapter) {
         __schema = schema
-        __values = row
+        __values = copy row
         __baseline = row
         __isPersisted = true
         __home = adapter

@@ -37,20 +37,22 @@ final class ReaderPool: Sendable {
             available.signal()
             throw closed()
         }
-        let slot = claim()
+        let k = claim()
         defer {
-            slot.isLent.store(false, ordering: .releasing)
+            slots[k].isLent.store(false, ordering: .releasing)
             available.signal()
         }
-        return try body(slot.connection)
+        return try body(slots[k].connection)
     }
 
-    /// A reader not lent out, now lent to the caller (whom the semaphore let through).
-    private func claim() -> Slot {
+    /// Where a reader not lent out is in `slots`, now lent to the caller (whom the semaphore
+    /// let through). A position, not the slot: `slots` keeps the slots alive, and handing one
+    /// out cost a retain and a release on every read.
+    private func claim() -> Int {
         while true {
-            for slot in slots where !slot.isLent.load(ordering: .relaxed) {
-                if slot.isLent.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
-                    return slot
+            for k in slots.indices where !slots[k].isLent.load(ordering: .relaxed) {
+                if slots[k].isLent.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+                    return k
                 }
             }
         }
