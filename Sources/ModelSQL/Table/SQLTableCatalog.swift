@@ -21,23 +21,19 @@ package final class SQLTableCatalog: Sendable {
         var snapshots: [Snapshot] = []
     }
 
-    /// The published tables by their schema's address in ascending order. Reading one
-    /// is a binary search over a few words; the locked dictionary it replaces cost a
-    /// lock and a SipHash of the key, about 320 instructions per call.
+    /// The published tables by their schema's address (see ``AddressTable``); the locked
+    /// dictionary it replaces cost a lock and a SipHash of the key, about 320 instructions
+    /// per call, and a binary search over the sorted addresses about 60.
     private final class Snapshot: Sendable {
-        let keys: [UInt]
         let tables: [SQLTable]
+        let index: AddressTable
 
         init(_ tables: [ObjectIdentifier: SQLTable]) {
-            let sorted = tables.sorted { UInt(bitPattern: $0.key) < UInt(bitPattern: $1.key) }
-            keys = sorted.map { UInt(bitPattern: $0.key) }
-            self.tables = sorted.map(\.value)
+            self.tables = Array(tables.values)
+            index = AddressTable(self.tables.map { UInt(bitPattern: ObjectIdentifier($0.schema)) })
         }
 
-        func table(for key: UInt) -> SQLTable? {
-            let k = keys.lowerBound(of: key)
-            return k < keys.count && keys[k] == key ? tables[k] : nil
-        }
+        func table(for key: UInt) -> SQLTable? { index.position(of: key).map { tables[$0] } }
     }
 
     private let state = Locked(State())
