@@ -83,7 +83,7 @@ extension ModelProtocol {
             }
             for row in rows {
                 try schema.checkLoaded(row)
-                let record = Self()
+                let record: ModelObject = Self()
                 record._load(row, schema: schema, from: store)
                 objects.initializeElement(at: initialized, to: record)
                 initialized += 1
@@ -165,8 +165,10 @@ extension ModelProtocol {
         if let registry {
             return registry.resolve(row, schema: schema, store: store, as: Self.self)
         }
-        let record = Self()
+        // Loaded as a `ModelObject`: through the generic `Self`, the record was retained
+        // and released around the load (one pair a find).
+        let record: ModelObject = Self()
         record._load(row, schema: schema, from: store)
-        return record
+        return unsafeDowncast(record, to: Self.self)
     }
 }
