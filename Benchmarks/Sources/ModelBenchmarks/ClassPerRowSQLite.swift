@@ -50,20 +50,7 @@ enum ClassPerRowSQLite {
     /// `filtered query x200`: each matching row into a ``PersonObject``.
     static func filtered(_ n: Int, repeats: Int) throws -> Duration {
         try measureRaw(seed: n) { raw in
-            let select = try raw.prepare(RawSQL.filtered)
-            defer { sqlite3_finalize(select) }
-            return try time {
-                var sum = 0.0
-                for _ in 0..<repeats {
-                    sqlite3_bind_int64(select, 1, 30)
-                    sqlite3_bind_int64(select, 2, 40)
-                    RawSQLite.bind("Paris", select, 3)
-                    var rows: [PersonObject] = []
-                    try eachRow(select) { rows.append(PersonObject(RawSQLite.row($0))) }
-                    for p in rows { sum += p.score }
-                }
-                blackHole(sum)
-            }
+            try timeRawFiltered(raw, repeats: repeats, { PersonObject(RawSQLite.row($0)) }, score: \.score)
         }
     }
 }

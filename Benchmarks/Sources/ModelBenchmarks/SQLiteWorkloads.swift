@@ -179,20 +179,7 @@ let sqliteWorkloads: [Workload] = [
         },
         baseline: { n in
             try measureRaw(seed: n) { raw in
-                let select = try raw.prepare(RawSQL.filtered)
-                defer { sqlite3_finalize(select) }
-                return try time {
-                    var sum = 0.0
-                    for _ in 0..<sqliteQueryRepeats {
-                        sqlite3_bind_int64(select, 1, 30)
-                        sqlite3_bind_int64(select, 2, 40)
-                        RawSQLite.bind("Paris", select, 3)
-                        var rows: [PersonRow] = []
-                        try eachRow(select) { rows.append(RawSQLite.row($0)) }
-                        for p in rows { sum += p.score }
-                    }
-                    blackHole(sum)
-                }
+                try timeRawFiltered(raw, repeats: sqliteQueryRepeats, RawSQLite.row, score: \.score)
             }
         },
         reference: { n in try ClassPerRowSQLite.filtered(n, repeats: sqliteQueryRepeats) }),
@@ -258,6 +245,27 @@ let sqliteWorkloads: [Workload] = [
             }
         }),
 ]
+
+/// Times the filtered query `repeats` times with the raw API, each matching row made by
+/// `row` (a struct for the baseline, an object for the reference), summing `score`.
+func timeRawFiltered<Row>(_ raw: RawSQLite, repeats: Int, _ row: (OpaquePointer) -> Row, score: (Row) -> Double) throws
+    -> Duration
+{
+    let select = try raw.prepare(RawSQL.filtered)
+    defer { sqlite3_finalize(select) }
+    return try time {
+        var sum = 0.0
+        for _ in 0..<repeats {
+            sqlite3_bind_int64(select, 1, 30)
+            sqlite3_bind_int64(select, 2, 40)
+            RawSQLite.bind("Paris", select, 3)
+            var rows: [Row] = []
+            try eachRow(select) { rows.append(row($0)) }
+            for p in rows { sum += score(p) }
+        }
+        blackHole(sum)
+    }
+}
 
 /// A seeded database and an adapter on it (keep `db` alive: it deletes the file).
 func seededAdapter(_ n: Int) throws -> (BenchDatabase, SQLiteAdapter) {
