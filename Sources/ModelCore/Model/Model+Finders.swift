@@ -83,9 +83,7 @@ extension ModelProtocol {
             }
             for row in rows {
                 try schema.checkLoaded(row)
-                let record: ModelObject = Self()
-                record._load(row, schema: schema, from: store)
-                objects.initializeElement(at: initialized, to: record)
+                objects.initializeElement(at: initialized, to: _loaded(row, schema: schema, from: store))
                 initialized += 1
             }
         }
@@ -165,10 +163,17 @@ extension ModelProtocol {
         if let registry {
             return registry.resolve(row, schema: schema, store: store, as: Self.self)
         }
-        // Loaded as a `ModelObject`: through the generic `Self`, the record was retained
-        // and released around the load (one pair a find).
+        return unsafeDowncast(_loaded(row, schema: schema, from: store), to: Self.self)
+    }
+
+    /// A new record of this model holding a stored row (see ``ModelObject/_load(_:schema:from:)``),
+    /// as a `ModelObject`: made and loaded through the generic `Self`, it was retained and
+    /// released around the load (one pair a loaded record).
+    @inlinable @inline(__always) package static func _loaded(
+        _ row: consuming [ModelValue], schema: ModelSchema, from store: any PersistenceAdapter
+    ) -> ModelObject {
         let record: ModelObject = Self()
         record._load(row, schema: schema, from: store)
-        return unsafeDowncast(record, to: Self.self)
+        return record
     }
 }

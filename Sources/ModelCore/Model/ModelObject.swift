@@ -204,7 +204,7 @@ open class ModelObject {
 
     /// Replaces the whole state with a row read from `adapter`. Takes the row: a caller
     /// handing over its last use of it (a `find`) saves a retain and a release.
-    package final func _load(_ row: consuming [ModelValue], schema: ModelSchema, from adapter: any PersistenceAdapter) {
+    @usableFromInline package final func _load(_ row: consuming [ModelValue], schema: ModelSchema, from adapter: any PersistenceAdapter) {
         __schema = schema
         __values = copy row
         __baseline = row

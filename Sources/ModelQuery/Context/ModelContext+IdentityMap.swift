@@ -104,8 +104,7 @@ extension ModelContext: RecordRegistry {
         if let held = slot.record as? M, held._isPersisted, held.__baselineID == row[0], held._isHome(store) {
             return held
         }
-        let record: ModelObject = M()  // (as `M`, retained and released around the load)
-        record._load(row, schema: schema, from: store)
+        let record = M._loaded(row, schema: schema, from: store)
         slot = Slot(record, retains: retains)
         isNew = true
         return record
