@@ -104,6 +104,6 @@ extension Column: AnyColumnWrapper {
     package static var isOptional: Bool { T.isOptional }
     package static var elementType: ColumnType? { T.elementType }
     package static var swiftTypeName: String { String(describing: T.self) }
-    package static func accepts(_ value: ModelValue) -> Bool { T(modelValue: value) != nil }
-    package static var acceptor: @Sendable (ModelValue) -> Bool { { T(modelValue: $0) != nil } }
+    package static func accepts(_ value: ModelValue) -> Bool { T.accepts(value) }
+    package static var acceptor: @Sendable (ModelValue) -> Bool { { T.accepts($0) } }
 }

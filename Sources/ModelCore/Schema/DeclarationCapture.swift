@@ -25,7 +25,7 @@ import Synchronization
         self.columnType = T.columnType
         self.isOptional = T.isOptional
         self.elementType = T.elementType
-        self.accepts = { T(modelValue: $0) != nil }
+        self.accepts = { T.accepts($0) }
     }
 }
 

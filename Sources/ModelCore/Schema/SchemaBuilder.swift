@@ -41,7 +41,7 @@ enum SchemaBuilder {
         var columns = [
             ColumnDefinition(
                 name: "id", propertyName: "id", type: idType.columnType, isOptional: true, elementType: nil,
-                options: [.unique], defaultValue: .none, index: 0, accepts: { M.IDValue?(modelValue: $0) != nil })
+                options: [.unique], defaultValue: .none, index: 0, accepts: { Optional<M.IDValue>.accepts($0) })
         ]
         var locations = [-1]
         var seen: [String: String] = ["id": "id"]
@@ -141,7 +141,7 @@ enum SchemaBuilder {
                 columns.append(
                     ColumnDefinition(
                         name: name, propertyName: column.propertyName + suffix, type: .date, isOptional: true, elementType: nil,
-                        options: [], defaultValue: .none, index: columns.count, accepts: { Date?(modelValue: $0) != nil }))
+                        options: [], defaultValue: .none, index: columns.count, accepts: { Optional<Date>.accepts($0) }))
                 locations.append(-2)
             }
         }

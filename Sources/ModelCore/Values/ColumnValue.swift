@@ -26,12 +26,23 @@ public protocol ColumnValue: ModelValueConvertible {
     static var isOptional: Bool { get }
     /// For arrays and dictionaries: the element's column type, if typed.
     static var elementType: ColumnType? { get }
+    /// Whether `value` reads back as this type: `init(modelValue:)` would not return nil.
+    ///
+    /// A cast value is checked with it before it is stored (an `Int32` column refuses
+    /// `2^40`). Asked through this requirement, each type answers in code specialised for
+    /// it; the same test written in code generic over the type makes a `Self?` there, and
+    /// the runtime looks up `Optional<Self>`'s metadata on every call (about 500
+    /// instructions). The default tests `init(modelValue:)`; `Optional` answers NULL itself
+    /// and asks `Wrapped` for the rest.
+    static func accepts(_ value: ModelValue) -> Bool
 }
 
 extension ColumnValue {
     public static var isOptional: Bool { false }
     public static var elementType: ColumnType? { nil }
     public static var storedType: ColumnType? { columnType }
+    /// `init(modelValue:)` succeeds.
+    @inlinable public static func accepts(_ value: ModelValue) -> Bool { Self(modelValue: value) != nil }
 }
 
 extension String: ColumnValue {
@@ -179,6 +190,11 @@ extension Optional: ModelValueConvertible, ColumnValue where Wrapped: ColumnValu
         if case .null = modelValue { self = .none; return }
         guard let wrapped = Wrapped(modelValue: modelValue) else { return nil }
         self = .some(wrapped)
+    }
+    /// NULL, or a value `Wrapped` accepts (asked of `Wrapped`, so no `Wrapped??` is made).
+    @inlinable public static func accepts(_ value: ModelValue) -> Bool {
+        if case .null = value { return true }
+        return Wrapped.accepts(value)
     }
 }
 
