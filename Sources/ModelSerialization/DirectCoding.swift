@@ -40,14 +40,14 @@ enum DirectCoding {
             dictionary.reserveCapacity(plan.columns.count)
             for planned in plan.columns {
                 let key = Key(stringValue: planned.key)
-                guard container.contains(key) else { continue }
                 let doubleFirst = planned.transformer == nil && planned.column.type == .double
-                dictionary[planned.key] = try value(container, key, hint: planned.column.type, doubleFirst: doubleFirst)
+                guard let value = try value(container, key, hint: planned.column.type, doubleFirst: doubleFirst) else { continue }
+                dictionary[planned.key] = value
             }
             for name in plan.otherKeys {
                 let key = Key(stringValue: name)
-                guard container.contains(key) else { continue }
-                dictionary[name] = try value(container, key, hint: nil, doubleFirst: false)
+                guard let value = try value(container, key, hint: nil, doubleFirst: false) else { continue }
+                dictionary[name] = value
             }
             return .dictionary(dictionary)
         }
@@ -56,33 +56,49 @@ enum DirectCoding {
         for key in keys {
             let hint = plan.columnByKey[key.stringValue].map { plan.columns[$0] }
             let doubleFirst = castOnly && hint?.transformer == nil && hint?.column.type == .double
-            dictionary[key.stringValue] = try value(container, key, hint: hint?.column.type, doubleFirst: doubleFirst)
+            dictionary[key.stringValue] = try value(container, key, hint: hint?.column.type, doubleFirst: doubleFirst) ?? .null
         }
         return .dictionary(dictionary)
     }
 
-    /// One value: null, the kind the column's type makes likely (one lookup, through
-    /// `decodeIfPresent`), or whatever the generic order finds.
+    /// One value, or nil when the object has no such key: null, the kind the column's type
+    /// makes likely (one lookup, through `decodeIfPresent`), or whatever the generic order
+    /// finds.
+    ///
+    /// `decodeIfPresent` answers nil both for null and for a missing key; only then is the
+    /// container asked whether it has the key (asking first, for every key, cost about 800
+    /// instructions a value: it hashes the key's string again).
     private static func value(
         _ container: KeyedDecodingContainer<Key>, _ key: Key, hint: ColumnType?, doubleFirst: Bool
-    ) throws -> ModelValue {
+    ) throws -> ModelValue? {
         if doubleFirst, let double = read({ try container.decodeIfPresent(Double.self, forKey: key) }) {
-            return double.map(ModelValue.double) ?? .null
+            return double.map(ModelValue.double) ?? nullUnlessMissing(container, key)
         }
         switch hint {
         case .string, .text, .date, .uuid, .data:
             if let string = read({ try container.decodeIfPresent(String.self, forKey: key) }) {
-                return string.map(ModelValue.string) ?? .null
+                return string.map(ModelValue.string) ?? nullUnlessMissing(container, key)
             }
         case .int, .double:
-            if let int = read({ try container.decodeIfPresent(Int64.self, forKey: key) }) { return int.map(ModelValue.int) ?? .null }
+            if let int = read({ try container.decodeIfPresent(Int64.self, forKey: key) }) {
+                return int.map(ModelValue.int) ?? nullUnlessMissing(container, key)
+            }
             if let double = try? container.decode(Double.self, forKey: key) { return .double(double) }
         case .bool:
-            if let bool = read({ try container.decodeIfPresent(Bool.self, forKey: key) }) { return bool.map(ModelValue.bool) ?? .null }
+            if let bool = read({ try container.decodeIfPresent(Bool.self, forKey: key) }) {
+                return bool.map(ModelValue.bool) ?? nullUnlessMissing(container, key)
+            }
         case .array, .dictionary, nil:
+            guard container.contains(key) else { return nil }
             if try container.decodeNil(forKey: key) { return .null }
         }
+        // A value of another kind than the likely one (`decodeIfPresent` threw): the key is there.
         return try container.decode(ModelValue.self, forKey: key)
+    }
+
+    /// Null when the object has `key` (its value is null), nil when it has not.
+    private static func nullUnlessMissing(_ container: KeyedDecodingContainer<Key>, _ key: Key) -> ModelValue? {
+        container.contains(key) ? .null : nil
     }
 
     /// What `body` read — `.some(nil)` for null — or nil when it threw (another kind of
