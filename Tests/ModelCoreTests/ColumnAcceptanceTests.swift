@@ -5,7 +5,9 @@ import Testing
 /// A value type of the caller's own: an integer column whose property takes only 0...100.
 /// It leaves ``ColumnValue/accepts(_:)`` to the protocol's default.
 struct Percent: ColumnValue, Equatable {
+    static let zero = Percent(checked: 0)
     let value: Int
+    private init(checked value: Int) { self.value = value }
     init?(_ value: Int) {
         guard (0...100).contains(value) else { return nil }
         self.value = value
@@ -19,15 +21,15 @@ struct Percent: ColumnValue, Equatable {
 }
 
 final class Gauge: Model {
-    @Column var level: Percent = Percent(0) ?? Percent(1)!
+    @Column var level: Percent = .zero
     @Column var target: Percent?
     @Column var narrow: Int32? = nil
     init() {}
 }
 
-/// ``ColumnValue/accepts(_:)``: what a column refuses before it stores a cast value. The
-/// standard types answer without making the value; the answer is always
-/// `init(modelValue:) != nil`.
+/// ``ColumnValue/accepts(_:)``: what a column refuses before it stores a cast value. Each
+/// type answers in code specialised for it (`Optional` in its own implementation); the
+/// answer is always `init(modelValue:) != nil`.
 @Suite struct ColumnAcceptanceTests {
     static let samples: [ModelValue] = [
         .null, .bool(true), .int(0), .int(-1), .int(Int64(Int32.max)), .int(Int64(Int32.max) + 1), .int(.min), .int(.max),
