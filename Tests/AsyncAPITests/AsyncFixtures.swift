@@ -20,12 +20,20 @@ final class Book: Model {
     init() {}
 }
 
-/// One store of each adapter kind, in a fresh temporary directory.
+/// One store of each adapter kind, in a fresh directory of ``directory``.
 enum AsyncStores {
     static let kinds = ["array", "sqlite", "file"]
 
+    /// Where this test process keeps its stores' files: one directory, removed when the
+    /// process exits (the stores outlive their tests' scopes in tasks and observations).
+    static let directory: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("swiftmodel-async-\(UUID().uuidString)")
+        atexit { try? FileManager.default.removeItem(at: AsyncStores.directory) }
+        return url
+    }()
+
     static func make(_ kind: String) throws -> any PersistenceAdapter {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swiftmodel-async-\(UUID().uuidString)")
+        let directory = Self.directory.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         switch kind {
         case "sqlite": return try SQLiteAdapter(path: directory.appendingPathComponent("db.sqlite").path)

@@ -1,6 +1,7 @@
 import Foundation
 import ModelServer
 import SQLiteAdapter
+import TestSupport
 import Testing
 
 /// Create, read, update and delete through the resource core: status codes, headers,
@@ -68,7 +69,7 @@ import Testing
 
     @Test func idempotencyKeysLiveInTheStoreAndSurviveARestart() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("idem-\(UUID()).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { try? removeSQLiteFiles(at: path) }
         let key: [(name: String, value: String)] = [("Idempotency-Key", "order-7")]
         var first = ModelResources(store: try SQLiteAdapter(path: path))
         try first.register(SrvTodo.self)
@@ -81,6 +82,7 @@ import Testing
         let retried = await second.respond(to: ResourceRequest(method: "POST", target: "/srv_todos", headers: key, body: Data(#"{"title":"once"}"#.utf8)))
         #expect(retried.status == 201 && retried.body == created.body && retried.header("Location") == created.header("Location"))
         #expect(try await SrvTodo.count(in: second.store) == 1)
+        try second.store.close()
     }
 
     @Test func nestedRoutesFixTheOwnerAndCheckIt() async throws {

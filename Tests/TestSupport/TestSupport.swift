@@ -16,6 +16,21 @@ public func withTemporaryDirectory<R>(_ body: (URL) async throws -> R) async thr
     return try await body(url)
 }
 
+/// Removes a SQLite database file and the files SQLite keeps beside it (`-wal`, `-shm`,
+/// `-journal`), those that exist. Close every connection to it first: SQLite deletes its
+/// WAL and shared-memory files itself only when the last connection closes cleanly.
+public func removeSQLiteFiles(at path: String) throws {
+    for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
+        try FileManager.default.removeItem(atPath: path + suffix)
+    }
+}
+
+/// The SQLite files of the database at `path` that still exist (the database, `-wal`,
+/// `-shm`, `-journal`), for tests that check nothing is left behind.
+public func sqliteFiles(at path: String) -> [String] {
+    ["", "-wal", "-shm", "-journal"].map { path + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
+}
+
 /// Runs blocking work (spawning and killing processes, sleeping) on a thread of its own,
 /// so a long test never holds a cooperative thread that other tests' tasks need.
 public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {

@@ -32,6 +32,7 @@ public struct AdapterConformance: Sendable {
     public let limitations: AdapterLimitations
     let makeStore: @Sendable () throws -> any PersistenceAdapter
     let reopen: (@Sendable (any PersistenceAdapter) throws -> any PersistenceAdapter)?
+    let removeStore: (@Sendable (any PersistenceAdapter) throws -> Void)?
 
     /// The `.unique` columns of the suite's models, by table name, for a server under test
     /// that must be told which fields to keep unique (the `uniqueness` group needs them
@@ -60,10 +61,15 @@ public struct AdapterConformance: Sendable {
     ///     transactions); checks that need it are skipped and reported.
     ///   - reopen: For persistent adapters: closes `store` (or lets it go) and opens the
     ///     same data again in a new instance.
+    ///   - removeStore: Called with the store `makeStore` made for a group once the group
+    ///     has run (passed or failed): close it and delete what it left behind, such as its
+    ///     files, so a test run leaves nothing in the temporary directory. A throw is a
+    ///     failure of the group.
     ///   - makeStore: Makes a fresh, empty store; called once per group.
     public init(
         adapter: String, capabilities: AdapterCapabilities = [], limitations: AdapterLimitations = [],
         reopen: (@Sendable (any PersistenceAdapter) throws -> any PersistenceAdapter)? = nil,
+        removeStore: (@Sendable (any PersistenceAdapter) throws -> Void)? = nil,
         makeStore: @escaping @Sendable () throws -> any PersistenceAdapter
     ) {
         self.adapter = adapter
@@ -71,6 +77,7 @@ public struct AdapterConformance: Sendable {
         self.limitations = limitations
         self.makeStore = makeStore
         self.reopen = reopen
+        self.removeStore = removeStore
     }
 
     /// Runs `groups` (all by default), each on a fresh store. Async groups
@@ -162,10 +169,18 @@ public struct AdapterConformance: Sendable {
         }
     }
 
+    /// Ends a group: adds what the checker saw to `report`, then removes the group's store
+    /// (`removeStore`), a throw there being one more failure of the group.
     private func record(_ checker: ConformanceChecker, _ group: ConformanceGroup, _ report: inout ConformanceReport) {
         report.checked[group] = checker.count
         report.failures += checker.failures
         report.skipped += checker.skips.map { (group, $0) }
+        guard let removeStore else { return }
+        do {
+            try removeStore(checker.store)
+        } catch {
+            report.failures.append(ConformanceFailure(group: group, message: "removeStore threw \(error)", file: #fileID, line: #line))
+        }
     }
 
     static func body(of group: ConformanceGroup) -> (ConformanceChecker) throws -> Void {

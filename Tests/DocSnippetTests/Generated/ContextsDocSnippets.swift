@@ -128,6 +128,7 @@ extension ContextsDoc {
         let restored = try ModelContext(contentsOf: url, models: [ContextsDoc_Post.self, ContextsDoc_Comment.self])
         show(print(restored.hasChanges))            // true: the insert is pending again
         try show(restored.save())
+        try show(FileManager.default.removeItem(at: url))  // saved: the drafts are in the store now
         show(url, drafts, post, restored)
     }
 }

@@ -14,6 +14,7 @@ import Testing
         adapter: "MyAdapter",
         capabilities: [.persistence],                          // what your adapter can do
         reopen: { store in try MyAdapter(reopening: store) },  // for .persistence
+        removeStore: { store in try MyAdapter.remove(store) },  // close it, delete its files
         makeStore: { try MyAdapter.temporary() })              // a fresh, empty store
 
     @Test(arguments: ConformanceGroup.allCases)
@@ -31,13 +32,13 @@ extension TestingDoc {
 
     }
 
-    /// Docs/Testing.md, snippet 3 (line 104).
+    /// Docs/Testing.md, snippet 3 (line 107).
     static func snippet3(_ context: Context) throws {
-        let mismatches = try DifferentialRun(seed: 7).compare([
-            "ArrayAdapter": ArrayAdapter(), "MyAdapter": try MyAdapter.temporary(),
-        ])
+        let store = try MyAdapter.temporary()
+        defer { try? MyAdapter.remove(store) }
+        let mismatches = try DifferentialRun(seed: 7).compare(["ArrayAdapter": ArrayAdapter(), "MyAdapter": store])
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
-        show(mismatches)
+        show(store, mismatches)
     }
 }
 

@@ -71,6 +71,7 @@ final class TodoServerProcess {
 
     deinit {
         stop()
-        try? FileManager.default.removeItem(atPath: database)
+        // The database and the files SQLite keeps beside it (a killed server leaves them).
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: database + suffix) }
     }
 }
