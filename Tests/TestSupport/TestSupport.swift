@@ -20,9 +20,7 @@ public func withTemporaryDirectory<R>(_ body: (URL) async throws -> R) async thr
 /// `-journal`), those that exist. Close every connection to it first: SQLite deletes its
 /// WAL and shared-memory files itself only when the last connection closes cleanly.
 public func removeSQLiteFiles(at path: String) throws {
-    for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
-        try FileManager.default.removeItem(atPath: path + suffix)
-    }
+    for file in sqliteFiles(at: path) { try FileManager.default.removeItem(atPath: file) }
 }
 
 /// The SQLite files of the database at `path` that still exist (the database, `-wal`,

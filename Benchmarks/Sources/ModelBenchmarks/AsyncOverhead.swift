@@ -12,7 +12,7 @@ enum AsyncOverhead {
     private static func measure(_ n: Int) async throws {
         let (store, _) = try seededStore(n)
         func perCall(_ d: Duration) -> Double {
-            (Double(d.components.seconds) * 1e18 + Double(d.components.attoseconds)) / 1e9 / Double(n)
+            nanoseconds(d, per: n)
         }
         let start = ContinuousClock.now
         var sum = try syncFinds((0..<n).map { Int64($0 + 1) }, store)

@@ -60,7 +60,7 @@ enum AsyncTransactions {
     private static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
     private static func perCall(_ d: Duration, _ n: Int) -> Double {
-        (Double(d.components.seconds) * 1e18 + Double(d.components.attoseconds)) / 1e9 / Double(n)
+        nanoseconds(d, per: n)
     }
 }
 

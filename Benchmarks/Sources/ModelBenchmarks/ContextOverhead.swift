@@ -72,6 +72,6 @@ enum ContextOverhead {
     }
 
     private static func perLookup(_ d: Duration, _ count: Int) -> Double {
-        (Double(d.components.seconds) * 1e18 + Double(d.components.attoseconds)) / 1e9 / Double(count)
+        nanoseconds(d, per: count)
     }
 }

@@ -8,7 +8,7 @@ enum Micro {
         let (store, _) = try seededStore(n)
         let schema = Person.schema
         func report(_ name: String, _ d: Duration) {
-            let ns = (Double(d.components.seconds) * 1e18 + Double(d.components.attoseconds)) / 1e9 / Double(n)
+            let ns = nanoseconds(d, per: n)
             print(name.padding(toLength: 18, withPad: " ", startingAt: 0) + String(format: "%8.1f ns/op", ns))
         }
         report("Person()", time { for _ in 0..<n { blackHole(Person()) } })
@@ -62,7 +62,7 @@ enum MicroSQLite {
     static func run() throws {
         let n = 50_000
         func report(_ name: String, _ d: Duration) {
-            let ns = (Double(d.components.seconds) * 1e18 + Double(d.components.attoseconds)) / 1e9 / Double(n)
+            let ns = nanoseconds(d, per: n)
             print(name.padding(toLength: 34, withPad: " ", startingAt: 0) + String(format: "%8.1f ns/op", ns))
         }
         let schema = Person.schema
@@ -122,7 +122,7 @@ enum MicroSQLite {
 enum MicroTransaction {
     static func run(_ n: Int) throws {
         func report(_ name: String, _ d: Duration) {
-            let ns = (Double(d.components.seconds) * 1e18 + Double(d.components.attoseconds)) / 1e9 / Double(n)
+            let ns = nanoseconds(d, per: n)
             print(name.padding(toLength: 34, withPad: " ", startingAt: 0) + String(format: "%8.1f ns/op", ns))
         }
         for _ in 0..<3 {

@@ -29,6 +29,11 @@ func time<E: Error>(_ body: () throws(E) -> Void) throws(E) -> Duration {
     return elapsed
 }
 
+/// `d` in nanoseconds for each of `count` operations.
+func nanoseconds(_ d: Duration, per count: Int) -> Double {
+    (Double(d.components.seconds) * 1e18 + Double(d.components.attoseconds)) / 1e9 / Double(count)
+}
+
 /// Runs a timed body (see ``time(_:)``). Called only through ``timedRegion``, a variable set
 /// at startup, so the optimiser neither inlines it nor clones it per body: every timed body
 /// runs inside this one function, whose name a profiler can be given.

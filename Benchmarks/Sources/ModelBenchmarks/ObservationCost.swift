@@ -8,7 +8,7 @@ enum ObservationCost {
         let n = records.count
         guard n > 0 else { return }
         func perCall(_ d: Duration, _ calls: Int) -> Double {
-            (Double(d.components.seconds) * 1e18 + Double(d.components.attoseconds)) / 1e9 / Double(calls)
+            nanoseconds(d, per: calls)
         }
         let rounds = max(1, 1_000_000 / n)
         let wasEnabled = ModelObservation.isEnabled  // off by default on Linux

@@ -45,10 +45,9 @@ enum RowStorage {
     static func run(_ n: Int) {
         let width = Fixture.values(0).count  // Person: the id and ten columns
         let flat = (0..<n).flatMap(Fixture.values)
-        func report(_ name: String, _ d: Duration, against base: Duration? = nil) {
-            let ns = (Double(d.components.seconds) * 1e18 + Double(d.components.attoseconds)) / 1e9 / Double(n)
-            let ratio = base.map { String(format: "%6.2f", d / $0) } ?? "      "
-            print(name.padding(toLength: 30, withPad: " ", startingAt: 0) + String(format: "%8.1f ns/record", ns) + "  " + ratio)
+        func report(_ name: String, _ d: Duration, against base: Duration) {
+            let line = String(format: "%8.1f ns/record  %6.2f", nanoseconds(d, per: n), d / base)
+            print(name.padding(toLength: 30, withPad: " ", startingAt: 0) + line)
         }
         print("a record's row of \(width) values, per record made and freed, n = \(n), median of 5 (ratio: to [ModelValue] per record)")
         let none = {
