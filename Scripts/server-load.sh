@@ -75,7 +75,7 @@ stop() { kill "${pids[-1]}" 2>/dev/null || true; wait "${pids[-1]}" 2>/dev/null 
 
 # TodoServer creates its tables; then the rows every run reads.
 start TodoServer "$todo_server" --postgres "$url" --port 0 --connections 16
-curl -s --noproxy '*' -o /dev/null -X POST "http://127.0.0.1:$port/todos" -d '{"title":"first"}'
+curl -s --noproxy '*' -o /dev/null -X POST "http://127.0.0.1:$port/todos" -H 'Content-Type: application/json' -d '{"title":"first"}'
 stop
 psql "$url" -qc "TRUNCATE todos RESTART IDENTITY CASCADE;
   INSERT INTO todos (title, done, created_at, updated_at)

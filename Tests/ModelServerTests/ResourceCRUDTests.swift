@@ -70,7 +70,7 @@ import Testing
     @Test func idempotencyKeysLiveInTheStoreAndSurviveARestart() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("idem-\(UUID()).sqlite").path
         defer { try? removeSQLiteFiles(at: path) }
-        let key: [(name: String, value: String)] = [("Idempotency-Key", "order-7")]
+        let key: [(name: String, value: String)] = [("Idempotency-Key", "order-7")] + jsonType
         var first = ModelResources(store: try SQLiteAdapter(path: path))
         try first.register(SrvTodo.self)
         let created = await first.respond(to: ResourceRequest(method: "POST", target: "/srv_todos", headers: key, body: Data(#"{"title":"once"}"#.utf8)))

@@ -1,6 +1,7 @@
 import ArrayAdapter
 import Foundation
-import ModelServer
+@testable import ModelServer
+import TestSupport
 import Testing
 
 /// Bad input is a typed 4xx naming what is wrong, and leaves the store untouched.
@@ -71,17 +72,48 @@ import Testing
         let value = await fixture.send("POST", "/srv_todos", #"{"title":"fail:value"}"#)
         #expect(value.status == 422 && value.code == "invalid_value" && value.fields["note"] != nil, "\(value.text)")
         #expect(try await SrvTodo.count(in: fixture.store) == 0)
+        // The engine's own text reaches the log, never the client.
+        #expect(!value.text.contains("out of range") && value.text.contains("SrvTodo"), "\(value.text)")
+        let engineText = #"UNIQUE constraint failed: srv_todos.title (INSERT INTO "srv_todos" …)"#
+        let unique = StoreError(.uniqueViolation, table: "srv_todos", column: "title", message: engineText)
+        let (answer, logged) = withLogCapture { capture in
+            ModelLog.setLevel(.info, for: "server")
+            return (ResourceFailure.error(from: unique, codec: nil), capture.records.map(\.message))
+        }
+        #expect(answer.status == 409 && answer.fields["title"] != nil && !answer.message.contains("INSERT"), "\(answer)")
+        #expect(logged.contains { $0.contains(engineText) && $0.contains("request failed") }, "\(logged)")
     }
 
-    @Test func theServerAssignsIdsWhenTheResourceSaysSo() async throws {
+    @Test func autoIncrementIdsAreTheServersUnlessTheResourceTakesClientIDs() async throws {
+        // By default (`.automatic`) and with `.server`, a sent id is refused: one create of
+        // Int64.max would otherwise exhaust the sequence for every later create.
+        for resource in [RESTResource(), RESTResource(idAssignment: .server)] {
+            let store = ArrayAdapter()
+            var resources = ModelResources(store: store)
+            try resources.register(SrvTodo.self, resource)
+            for id in ["9223372036854775807", "7", "0", "-1"] {
+                let refused = await resources.respond(
+                    to: ResourceRequest(method: "POST", target: "/srv_todos", headers: jsonType, body: Data(#"{"id":\#(id),"title":"x"}"#.utf8)))
+                #expect(refused.status == 422 && refused.code == "read_only" && refused.fields["id"] != nil, "\(id): \(refused.text)")
+            }
+            #expect(try await SrvTodo.count(in: store) == 0)
+            let created = await resources.respond(
+                to: ResourceRequest(method: "POST", target: "/srv_todos", headers: jsonType, body: Data(#"{"title":"x","id":null}"#.utf8)))
+            #expect(created.status == 201 && created.json["id"] == 1)
+        }
+        // A resource that opts into client ids gets them checked.
         let store = ArrayAdapter()
         var resources = ModelResources(store: store)
-        try resources.register(SrvTodo.self, RESTResource(idAssignment: .server))
-        let refused = await resources.respond(
-            to: ResourceRequest(method: "POST", target: "/srv_todos", body: Data(#"{"id":7,"title":"x"}"#.utf8)))
-        #expect(refused.status == 422 && refused.code == "read_only")
-        let conflict = await resources.respond(
-            to: ResourceRequest(method: "POST", target: "/srv_todos", body: Data(#"{"title":"x"}"#.utf8)))
-        #expect(conflict.status == 201 && conflict.json["id"] == 1)
+        try resources.register(SrvTodo.self, RESTResource(idAssignment: .client))
+        for id in ["9223372036854775807", "9007199254740992", "0", "-5"] {
+            let refused = await resources.respond(
+                to: ResourceRequest(method: "POST", target: "/srv_todos", headers: jsonType, body: Data(#"{"id":\#(id),"title":"x"}"#.utf8)))
+            #expect(refused.status == 422 && refused.code == "invalid_id", "\(id): \(refused.text)")
+        }
+        let chosen = await resources.respond(
+            to: ResourceRequest(method: "POST", target: "/srv_todos", headers: jsonType, body: Data(#"{"id":9007199254740991,"title":"x"}"#.utf8)))
+        #expect(chosen.status == 201 && chosen.json["id"] == .int(9_007_199_254_740_991), "\(chosen.text)")
+        let next = await resources.respond(to: ResourceRequest(method: "POST", target: "/srv_todos", headers: jsonType, body: Data(#"{"title":"y"}"#.utf8)))
+        #expect(next.status == 201)
     }
 }

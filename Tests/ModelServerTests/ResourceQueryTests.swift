@@ -74,7 +74,7 @@ import Testing
         let one = await enveloped.respond(to: ResourceRequest(method: "GET", target: "/srv_todos/1"))
         #expect(one.json["todo"]?["title"] == "t0")
         let created = await enveloped.respond(
-            to: ResourceRequest(method: "POST", target: "/srv_todos", body: Data(#"{"todo":{"title":"wrapped"}}"#.utf8)))
+            to: ResourceRequest(method: "POST", target: "/srv_todos", headers: jsonType, body: Data(#"{"todo":{"title":"wrapped"}}"#.utf8)))
         #expect(created.status == 201 && created.json["todo"]?["title"] == "wrapped", "\(created.text)")
     }
 }

@@ -16,7 +16,7 @@ import Testing
     /// Both sides read one resource declaration (here: the query format).
     static func client(_ encoder: any RESTQueryEncoder) throws -> RESTAdapter {
         var resources = ModelResources(store: try SQLiteAdapter())
-        for schema in AdapterConformance.modelSchemas { try resources.register(schema: schema, RESTResource(queryEncoder: encoder)) }
+        for schema in AdapterConformance.modelSchemas { try resources.register(schema: schema, RESTResource(queryEncoder: encoder, idAssignment: .client)) }
         let server = try RESTTestServer(serving: resources)
         servers.withLock { $0.append(server) }
         var configuration = RESTConfiguration()

@@ -44,6 +44,9 @@ final class SrvItem: Model {
     init() {}
 }
 
+/// The header of a JSON body.
+let jsonType = [(name: "Content-Type", value: "application/json")]
+
 /// A served store with todos and their items (nested under their todo, shallow).
 struct ServerFixture {
     let store: ArrayAdapter
@@ -59,11 +62,18 @@ struct ServerFixture {
         self.resources = resources
     }
 
+    /// A fixture serving `resources` from `store`.
+    init(store: ArrayAdapter, resources: ModelResources) {
+        self.store = store
+        self.resources = resources
+    }
+
     /// Sends a request; `body` is JSON text.
     func send(_ method: String, _ target: String, _ body: String? = nil, headers: [(name: String, value: String)] = [])
         async -> ResourceResponse
     {
-        await resources.respond(to: ResourceRequest(method: method, target: target, headers: headers, body: Data((body ?? "").utf8)))
+        let typed = body == nil || headers.contains { $0.name.lowercased() == "content-type" } ? headers : headers + jsonType
+        return await resources.respond(to: ResourceRequest(method: method, target: target, headers: typed, body: Data((body ?? "").utf8)))
     }
 
     /// Creates a todo through the API and returns its id.

@@ -13,9 +13,10 @@ package enum ModelJSON {
         package var description: String { "invalid JSON at byte \(offset): \(reason)" }
     }
 
-    /// Parses a complete JSON text.
-    package static func parse(_ text: String) throws(SyntaxError) -> ModelValue {
-        var parser = Parser(bytes: Array(text.utf8))
+    /// Parses a complete JSON text. With `rejectingDuplicateKeys`, an object that names a
+    /// key twice (however it is escaped) is an error instead of keeping the last value.
+    package static func parse(_ text: String, rejectingDuplicateKeys: Bool = false) throws(SyntaxError) -> ModelValue {
+        var parser = Parser(bytes: Array(text.utf8), rejectsDuplicateKeys: rejectingDuplicateKeys)
         let value = try parser.parseValue(depth: 0)
         parser.skipSpace()
         guard parser.i == parser.bytes.count else { throw parser.fail("unexpected trailing characters") }
@@ -120,7 +121,13 @@ package enum ModelJSON {
 
     private struct Parser {
         let bytes: [UInt8]
+        var rejectsDuplicateKeys = false
         var i = 0
+
+        init(bytes: [UInt8], rejectsDuplicateKeys: Bool = false) {
+            self.bytes = bytes
+            self.rejectsDuplicateKeys = rejectsDuplicateKeys
+        }
 
         func fail(_ reason: String) -> SyntaxError { SyntaxError(offset: i, reason: reason) }
 
@@ -141,7 +148,11 @@ package enum ModelJSON {
                 while true {
                     skipSpace()
                     guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a key string") }
+                    let keyOffset = i
                     let key = try parseString()
+                    if rejectsDuplicateKeys, dict[key] != nil {
+                        throw SyntaxError(offset: keyOffset, reason: "the key \(ModelJSON.serialize(.string(key))) appears twice")
+                    }
                     skipSpace()
                     guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
                     i += 1

@@ -1,6 +1,11 @@
 import Foundation
 
 /// Errors from the model layer and stores as the 4xx/5xx they mean to a client.
+///
+/// Errors of the model layer (validations, casts, queries) carry messages of our own and
+/// reach the client as they are. A store's or engine's text (SQL, constraint, index and
+/// sequence names) never does: the client gets the stable code, the field and a message
+/// naming the model; the whole error goes to the log, subsystem `server`.
 enum ResourceFailure {
     /// The resource error for `error`; `codec` names fields by their JSON keys.
     static func error(from error: any Error, codec: RowJSONCodec?) -> ResourceError {
@@ -20,18 +25,24 @@ enum ResourceFailure {
             let field = key(cast.column) ?? cast.column
             return ResourceError(status: 422, code: "wrong_type", message: cast.description, fields: [field: [cast.reason]])
         case let store as StoreError:
+            // A store's message is the engine's text (SQL, constraint and sequence names):
+            // it goes to the log; the client gets the code and a message of our own.
+            let model = codec?.schema.modelName ?? "the record"
             switch store.kind {
             case .uniqueViolation, .duplicateID:
                 let field = key(store.column) ?? (store.kind == .duplicateID ? key("id") : nil)
-                return ResourceError(
-                    status: 409, code: "conflict", message: store.description, fields: field.map { [$0: ["is already taken"]] } ?? [:])
+                logged(store, as: .info)
+                let what = field.map { "\($0) is already taken" } ?? "a unique value is already taken"
+                return ResourceError(status: 409, code: "conflict", message: "\(model): \(what)", fields: field.map { [$0: ["is already taken"]] } ?? [:])
             case .notFound:
-                return ResourceError(status: 404, code: "not_found", message: store.description)
+                return ResourceError(status: 404, code: "not_found", message: "no such \(model)")
             case .invalidRequest:
-                return ResourceError(status: 400, code: "bad_request", message: store.description)
+                logged(store, as: .notice)
+                return ResourceError(status: 400, code: "bad_request", message: "the store cannot serve this request for \(model)")
             case .closed:
                 return ResourceError(status: 503, code: "unavailable", message: "the store is closed")
             default:
+                logged(store, as: .error)
                 return ResourceError(status: 500, code: "store_error", message: "the store failed")
             }
         case let model as ModelError:
@@ -40,32 +51,51 @@ enum ResourceFailure {
             case .cancelled: return ResourceError(status: 409, code: "declined", message: model.description)
             case .restricted: return ResourceError(status: 409, code: "restricted", message: model.description)
             case .unknownColumn, .notAColumn: return ResourceError(status: 422, code: "unknown_key", message: model.description)
-            default: return ResourceError(status: 500, code: "model_error", message: model.description)
+            default:
+                logged(model, as: .error)
+                return ResourceError(status: 500, code: "model_error", message: "the server failed to answer")
             }
         case let query as QueryError:
             return ResourceError(status: 400, code: "bad_query", message: query.description)
         case let failure as any SwiftModelError:
             let field = key(failure.columnName)
-            let fields = field.map { [$0: [failure.description]] } ?? [:]
+            let model = codec?.schema.modelName ?? failure.modelName ?? "the record"
             if failure.storeErrorKind == .uniqueViolation || failure.storeErrorKind == .duplicateID {
-                return ResourceError(status: 409, code: "conflict", message: failure.description, fields: fields)
+                logged(failure, as: .info)
+                let what = field.map { "\($0) is already taken" } ?? "a unique value is already taken"
+                return ResourceError(status: 409, code: "conflict", message: "\(model): \(what)", fields: field.map { [$0: ["is already taken"]] } ?? [:])
             }
             if failure.isConstraintFailure {
-                return ResourceError(status: 422, code: "constraint", message: failure.description, fields: fields)
+                logged(failure, as: .info)
+                let message = field.map { "\(model): \($0) breaks a constraint of the store" } ?? "\(model) breaks a constraint of the store"
+                return ResourceError(status: 422, code: "constraint", message: message, fields: field.map { [$0: ["breaks a constraint"]] } ?? [:])
             }
             if failure.isInvalidValue {
-                return ResourceError(status: 422, code: "invalid_value", message: failure.description, fields: fields)
+                logged(failure, as: .info)
+                let message = field.map { "\(model): \($0) holds a value the store cannot keep" } ?? "\(model) holds a value the store cannot keep"
+                return ResourceError(
+                    status: 422, code: "invalid_value", message: message, fields: field.map { [$0: ["is a value the store cannot keep"]] } ?? [:])
             }
             if failure.isTransient {
+                logged(failure, as: .warning)
                 var error = ResourceError(status: 503, code: "unavailable", message: "the store is unavailable; retry later")
                 error.headers["Retry-After"] = "1"
                 return error
             }
+            logged(failure, as: .error)
             return ResourceError(status: 500, code: "internal", message: "the server failed to answer")
         case is CancellationError:
             return ResourceError(status: 503, code: "cancelled", message: "the request was cancelled")
         default:
+            logged(error, as: .error)
             return ResourceError(status: 500, code: "internal", message: "the server failed to answer")
         }
+    }
+
+    /// The server's log (subsystem `server`): where an engine's own text goes.
+    static let log = ModelLogger(subsystem: "server")
+
+    private static func logged(_ error: any Error, as level: LogLevel) {
+        log.log(level, "request failed: \(String(describing: error))")
     }
 }

@@ -12,12 +12,8 @@ extension ModelEndpoint {
         } catch {
             throw ResourceError.badRequest("bad_query", error.description)
         }
-        let predicate: QueryPredicate? =
-            switch (asked.predicate, call.constraint) {
-            case (nil, nil): nil
-            case (let p?, nil), (nil, let p?): p
-            case (let a?, let b?): .and([a, b])
-            }
+        let parts = [asked.predicate, call.constraint, try await call.gate?.listPredicate(in: call.store)].compactMap { $0 }
+        let predicate: QueryPredicate? = parts.isEmpty ? nil : parts.count == 1 ? parts[0] : .and(parts)
         let pageSize = min(asked.limit ?? options.limits.pageSize, options.limits.pageSize)
         var query = Query<M>().using(call.store)
         if let predicate { query = query.where(QueryCondition(predicate: predicate)) }

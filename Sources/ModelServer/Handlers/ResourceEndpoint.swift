@@ -8,6 +8,8 @@ protocol ResourceEndpoint: Sendable {
     var options: ResourceOptions { get }
     /// The schema of the owner a nested resource sits under.
     var owner: ModelSchema? { get }
+    /// For a nested resource: its foreign key column to the owner.
+    var ownerKey: Int? { get }
     func handle(_ call: ResourceCall) async throws -> ResourceResponse
 }
 
@@ -51,6 +53,8 @@ struct ModelEndpoint<M: ModelProtocol>: ResourceEndpoint {
         readOnly.remove(0)
         self.readOnly = readOnly
     }
+
+    var ownerKey: Int? { owner == nil ? nil : routes.nested?.foreignKey }
 
     func handle(_ call: ResourceCall) async throws -> ResourceResponse {
         do {
@@ -104,14 +108,23 @@ struct ModelEndpoint<M: ModelProtocol>: ResourceEndpoint {
             // By primary key (the store's prepared lookup), then the constraints in memory.
             guard let record = try await M.find(key: id, in: call.store),
                 call.fixed.allSatisfy({ record._value(at: $0.key) == $0.value }),
-                call.scope.allSatisfy({ record._value(at: $0.key) == $0.value })
+                call.scope.allSatisfy({ record._value(at: $0.key) == $0.value }),
+                try await reachable(record, call)
             else { throw ResourceError.notFound(schema.modelName, idText) }
             return record
         }
         let byID = QueryPredicate.compare(column: 0, .equal, id)
         let query = Query<M>().where(QueryCondition(predicate: call.constraint.map { .and([byID, $0]) } ?? byID)).using(call.store)
-        guard let record = try await query.lockForUpdate().first() else { throw ResourceError.notFound(schema.modelName, idText) }
+        guard let record = try await query.lockForUpdate().first(), try await reachable(record, call) else {
+            throw ResourceError.notFound(schema.modelName, idText)
+        }
         return record
+    }
+
+    /// Whether `record`'s owner is within the call's reach (always, without a gate).
+    private func reachable(_ record: M, _ call: ResourceCall) async throws -> Bool {
+        guard let gate = call.gate else { return true }
+        return try await gate.admits(record._value(at: gate.column), in: call.store)
     }
 
     /// The path of a record: the nested instance path when the call came through its

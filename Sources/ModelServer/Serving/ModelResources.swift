@@ -108,6 +108,7 @@ public struct ModelResources: Sendable {
             throw ResourceError(status: 404, code: "no_route", message: "no resource at \(request.path)")
         }
         let operation = try target.operation(request.method)
+        if operation == .create || operation == .update { try BodyReader.checkContentType(request) }
         let call = try await ResourceCall(request: request, target: target, operation: operation, resources: self)
         let response = try await target.endpoint.handle(call)
         if let afterCommit = configuration.afterCommit, operation != .list, operation != .read, (200..<300).contains(response.status) {

@@ -10,6 +10,9 @@ struct ResourceCall: Sendable {
     let fixed: [Int: ModelValue]
     /// Column → value from the authoriser's scope: a body may not contradict them (403).
     let scope: [Int: ModelValue]
+    /// For a nested resource reached without its owner in the path: the owners within
+    /// the request's reach (see ``OwnerGate``); nil when unrestricted.
+    let gate: OwnerGate?
     let resources: ModelResources
 
     var store: any PersistenceAdapter { resources.store }
@@ -31,15 +34,18 @@ struct ResourceCall: Sendable {
             }
             fixed[column] = value
         }
+        // The owner's scope, whatever the route: a nested route's owner must be within
+        // reach; a flat route's rows are narrowed to children of owners within reach.
+        let gate = try await OwnerGate.gate(for: endpoint, request, resources)
         if let ownerKey = target.ownerKey, let owner = endpoint.owner, let ownerID = fixed[ownerKey] {
-            let access = try await resources.access(request, owner, .read)
-            var predicate = QueryPredicate.compare(column: 0, .equal, ownerID)
-            if let scope = try Self.scope(access, owner).nonEmpty {
-                predicate = .and([predicate] + scope.sorted { $0.key < $1.key }.map { .compare(column: $0.key, .equal, $0.value) })
-            }
-            guard let type = owner.modelType, try await Self.exists(type, predicate, resources.store) else {
-                throw ResourceError.notFound(owner.modelName, PathValues.text(ownerID))
-            }
+            let reachable =
+                if let gate { try await gate.admits(ownerID, in: resources.store) } else {
+                    try await OwnerGate.exists(owner, .compare(column: 0, .equal, ownerID), resources.store)
+                }
+            guard reachable else { throw ResourceError.notFound(owner.modelName, PathValues.text(ownerID)) }
+            self.gate = nil  // the path fixes the owner key: every row the call touches has this owner
+        } else {
+            self.gate = gate
         }
         let access = try await resources.access(request, endpoint.schema, operation)
         self.request = request
@@ -51,7 +57,7 @@ struct ResourceCall: Sendable {
     }
 
     /// The scope of `access` by column index.
-    private static func scope(_ access: ResourceAccess, _ schema: ModelSchema) throws(ResourceError) -> [Int: ModelValue] {
+    static func scope(_ access: ResourceAccess, _ schema: ModelSchema) throws(ResourceError) -> [Int: ModelValue] {
         guard case .scoped(let values) = access else { return [:] }
         var scope: [Int: ModelValue] = [:]
         for (name, value) in values {
@@ -62,12 +68,6 @@ struct ResourceCall: Sendable {
             scope[column] = value
         }
         return scope
-    }
-
-    private static func exists<O: ModelProtocol>(_ type: O.Type, _ predicate: QueryPredicate, _ store: any PersistenceAdapter) async throws
-        -> Bool
-    {
-        try await Query<O>().where(QueryCondition(predicate: predicate)).using(store).exists()
     }
 }
 
@@ -81,6 +81,13 @@ extension ModelResources {
             throw ResourceError(status: status, code: status == 401 ? "unauthorized" : "forbidden", message: message)
         }
         return access
+    }
+}
+
+extension ModelResources {
+    /// The endpoint serving `schema`'s model, if it is registered.
+    func endpoint(for schema: ModelSchema) -> (any ResourceEndpoint)? {
+        endpoints.first { $0.schema === schema }
     }
 }
 

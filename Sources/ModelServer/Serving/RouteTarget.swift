@@ -77,7 +77,13 @@ extension ModelResources {
     func resolve(_ path: String) -> RouteTarget? {
         let prefix = configuration.pathPrefix
         guard prefix.isEmpty || path == prefix || path.hasPrefix(prefix + "/") else { return nil }
-        let segments = path.dropFirst(prefix.count).split(separator: "/")
+        // One record, one path: no empty segment (`//todos/1`, `/todos//1`); one trailing
+        // slash is read as none.
+        var rest = path.dropFirst(prefix.count)
+        if rest.count > 1, rest.hasSuffix("/") { rest.removeLast() }
+        guard rest.first == "/" || rest.isEmpty else { return nil }
+        let segments = rest.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        guard !segments.contains(where: \.isEmpty) else { return nil }
         for endpoint in endpoints {
             let routes = endpoint.routes
             var candidates: [(template: RESTRoutes.Template, instance: Bool, ownerKey: Int?)] = []

@@ -6,7 +6,24 @@ struct BodyReader {
     let codec: RowJSONCodec
     let ignoresUnknownKeys: Bool
 
-    /// The body's object.
+    /// Refuses a write whose `Content-Type` is not JSON (`application/json` or a
+    /// `+json` type, parameters allowed) with a 415: a form or `text/plain` body is
+    /// never read as JSON, so a cross-site form cannot write under cookie credentials.
+    static func checkContentType(_ request: ResourceRequest) throws(ResourceError) {
+        let field = request.header("Content-Type") ?? ""
+        let type = field.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased()
+        guard type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json")) else {
+            var error = ResourceError(
+                status: 415, code: "unsupported_media_type",
+                message: field.isEmpty
+                    ? "the request has no Content-Type; send application/json"
+                    : "the body is \(field); send application/json")
+            error.headers["Accept"] = "application/json"
+            throw error
+        }
+    }
+
+    /// The body's object: strict JSON, a key named twice is a 400.
     static func object(_ body: Data, envelope: String?) throws(ResourceError) -> [String: ModelValue] {
         guard !body.isEmpty else { throw ResourceError.badRequest("empty_body", "the request has no body; a JSON object is expected") }
         guard let text = String(data: body, encoding: .utf8) else {
@@ -14,7 +31,7 @@ struct BodyReader {
         }
         let parsed: ModelValue
         do {
-            parsed = try ModelJSON.parse(text)
+            parsed = try ModelJSON.parse(text, rejectingDuplicateKeys: true)
         } catch {
             throw ResourceError.badRequest("malformed_json", "the body is not JSON: \(error.description)")
         }

@@ -5,9 +5,9 @@ import Foundation
 ///
 /// A create's response is stored with its key in the served store, in the create's own
 /// transaction (``IdempotencyRecord``), so the answer survives crashes and restarts and is
-/// shared by every server process on the store. Keys are scoped by method, path and
-/// credentials (a hash of `Authorization`) and remembered for ``lifetime``. A key reused
-/// with another body is a 422 `idempotency_key_reused`; a key whose first request is still
+/// shared by every server process on the store. Keys are scoped by method, resource (the
+/// model and the owner keys of its path, however the path is spelled) and credentials (a
+/// hash of `Authorization`), and remembered for ``lifetime``. A key reused with another body is a 422 `idempotency_key_reused`; a key whose first request is still
 /// running in this process is a 409 `idempotency_key_in_use` (in another process, the
 /// second create fails on the key's unique index and answers the same 409). A refused
 /// request (4xx) is not remembered: nothing was written, and the retry is refused again.
@@ -30,15 +30,16 @@ final class IdempotencyCache: @unchecked Sendable {
         let fingerprint: Int64
     }
 
-    /// Claims `request`'s key: nil without one.
-    func claim(_ request: ResourceRequest) throws(ResourceError) -> Claim? {
+    /// Claims `request`'s key for the collection `resource` names (the model and the
+    /// owner keys its path fixes, not the path's spelling): nil without a key.
+    func claim(_ request: ResourceRequest, resource: String) throws(ResourceError) -> Claim? {
         guard let given = request.header("Idempotency-Key") else { return nil }
         guard !given.isEmpty, given.utf8.count <= 255 else {
             throw ResourceError.badRequest("bad_idempotency_key", "an Idempotency-Key has 1 to 255 characters")
         }
         let credentials = String(UInt64(bitPattern: Self.fingerprint(Data((request.header("Authorization") ?? "").utf8))), radix: 16)
         let claim = Claim(
-            key: "\(request.method) \(request.path) \(credentials) \(given)", given: given, fingerprint: Self.fingerprint(request.body))
+            key: "\(request.method) \(resource) \(credentials) \(given)", given: given, fingerprint: Self.fingerprint(request.body))
         let inserted = lock.withLock { running.insert(claim.key).inserted }
         guard inserted else { throw Self.inUse(given) }
         return claim

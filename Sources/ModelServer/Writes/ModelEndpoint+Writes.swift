@@ -7,14 +7,15 @@ extension ModelEndpoint {
     func create(_ call: ResourceCall) async throws -> ResourceResponse {
         let object = try BodyReader.object(call.request.body, envelope: envelopeKey)
         var values = try reader.values(object).filter { !stamped.contains($0.key) }
-        if let id = values[0], !id.isNull, resource.idAssignment == .server {
-            throw ResourceError.unprocessable("read_only", "the server assigns \(schema.modelName) ids", field: key(0))
-        }
+        if let id = values[0], !id.isNull { try checkClientID(id) }
         try refuseReadOnly(values, stored: nil)
         try apply(call, to: &values)
+        if let gate = call.gate { try await gate.check(values[gate.column] ?? .null, key: key(gate.column), in: call.store) }
         let written = values
         let idempotency = call.resources.idempotency
-        let claim = try idempotency.claim(call.request)
+        let collection = ([schema.tableName] + call.fixed.sorted { $0.key < $1.key }.map { "\($0.key)=\(PathValues.text($0.value))" })
+            .joined(separator: " ")
+        let claim = try idempotency.claim(call.request, resource: collection)
         defer { if let claim { idempotency.release(claim) } }
         do {
             return try await call.store.transaction { _ in
@@ -69,6 +70,9 @@ extension ModelEndpoint {
             }
             try self.refuseReadOnly(values, stored: record._currentValues)
             try self.apply(call, to: &values, stored: record._currentValues)
+            if let gate = call.gate, let moved = values[gate.column], moved != record._value(at: gate.column) {
+                try await gate.check(moved, key: self.key(gate.column), in: call.store)
+            }
             for (column, value) in values.sorted(by: { $0.key < $1.key }) {
                 try record.set(self.schema.columns[column].name, to: value)
             }
@@ -102,6 +106,31 @@ extension ModelEndpoint {
     }
 
     // MARK: Body rules
+
+    /// The largest id a client may choose for an auto-increment model that takes client
+    /// ids: 2^53 − 1, the largest integer every JSON reader holds exactly, so the store's
+    /// sequence keeps room to grow past any chosen id.
+    static var largestClientID: Int64 { (1 << 53) - 1 }
+
+    /// Refuses an id sent in a create unless the resource takes client ids: auto-increment
+    /// ids are the server's (``RESTIDAssignment/automatic`` or `.server`), since a chosen
+    /// id can exhaust the sequence for every client and probe for records outside a scope.
+    /// A resource declared `.client` gets its ids checked: from 1 to ``largestClientID``.
+    func checkClientID(_ id: ModelValue) throws(ResourceError) {
+        let serverAssigns =
+            switch resource.idAssignment {
+            case .server: true
+            case .automatic: schema.idGeneration == .autoIncrement
+            case .client: false
+            }
+        if serverAssigns {
+            throw ResourceError.unprocessable("read_only", "the server assigns \(schema.modelName) ids", field: key(0))
+        }
+        if case .int(let n) = id, !(1...Self.largestClientID).contains(n) {
+            throw ResourceError.unprocessable(
+                "invalid_id", "\(key(0)) must be from 1 to \(Self.largestClientID), not \(n)", field: key(0))
+        }
+    }
 
     var envelopeKey: String? {
         if case .some(.some(let key)) = resource.envelope { return key }

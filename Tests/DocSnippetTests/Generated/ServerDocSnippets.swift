@@ -30,7 +30,7 @@ final class ServerDoc_TodoItem: Model {
     init() {}
 }
 
-// Docs/Server.md, snippet 3 (line 117)
+// Docs/Server.md, snippet 3 (line 141)
 func ServerDoc_userID(_ header: String) -> Int64? { header.hasPrefix("Bearer ") ? Int64(header.dropFirst(7)) : nil }
 
 extension ServerDoc {
@@ -45,13 +45,13 @@ extension ServerDoc {
         // /todos/:todo_id/todo_items[/:id], and /todo_items/:id (shallow)
 
         let response = await resources.respond(to: ResourceRequest(method: "POST", target: "/todos",
-            body: Data(#"{"title":"walk the dog"}"#.utf8)))
+            headers: [("Content-Type", "application/json")], body: Data(#"{"title":"walk the dog"}"#.utf8)))
         show(response.status)                                                      // 201
         show(response.header("Location"))                                          // "/todos/1"
         show(resources, response)
     }
 
-    /// Docs/Server.md, snippet 2 (line 83).
+    /// Docs/Server.md, snippet 2 (line 98).
     static func snippet2(_ context: Context) async throws {
         let resources = context.resources
         let page = await resources.respond(to: ResourceRequest(method: "GET", target: "/todos?done=false&sort=-id&limit=20"))
@@ -59,7 +59,7 @@ extension ServerDoc {
         show(page)
     }
 
-    /// Docs/Server.md, snippet 3 (line 117).
+    /// Docs/Server.md, snippet 3 (line 141).
     static func snippet3(_ context: Context) throws {
         /// The user a bearer token names (a real server checks a signature).
 
@@ -76,7 +76,7 @@ extension ServerDoc {
         show(configuration, scoped)
     }
 
-    /// Docs/Server.md, snippet 4 (line 163).
+    /// Docs/Server.md, snippet 4 (line 210).
     static func snippet4(_ context: Context) async throws {
         let api = RESTAdapter(baseURL: URL(fileURLWithPath: "/").deletingLastPathComponent())  // your server's URL
         show(api.register(ServerDoc_TodoItem.self, RESTResource(nestedUnder: "todo")))       // the server's declaration

@@ -27,7 +27,7 @@ import Testing
         ) {
             let encoder = ParseQueryEncoder()
             let url = try TenantServer.shared.tenant(base, store: try makeServerStore()) { resources in
-                for schema in AdapterConformance.modelSchemas { try resources.register(schema: schema, RESTResource(queryEncoder: encoder)) }
+                for schema in AdapterConformance.modelSchemas { try resources.register(schema: schema, RESTResource(queryEncoder: encoder, idAssignment: .client)) }
             }
             var configuration = RESTConfiguration()
             configuration.queryEncoder = encoder
