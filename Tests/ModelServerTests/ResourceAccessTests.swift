@@ -51,6 +51,11 @@ import Testing
         let given = await fixture.send("PATCH", "/srv_todos/\(mine)", #"{"owner_id":2}"#, headers: Self.user(1))
         #expect(given.status == 403)
         #expect(try await SrvTodo.find(mine, in: fixture.store)?.ownerID == 1)
+        // A create's null for the scoped column is "not sent": the scope fills it.
+        let nulled = await fixture.send("POST", "/srv_todos", #"{"title":"x","owner_id":null}"#, headers: Self.user(1))
+        #expect(nulled.status == 201 && nulled.json["owner_id"] == 1, "\(nulled.text)")
+        let cleared = await fixture.send("PATCH", "/srv_todos/\(mine)", #"{"owner_id":null}"#, headers: Self.user(1))
+        #expect(cleared.status == 403)
         let readOnly = await fixture.send("POST", "/srv_todos", #"{"title":"x"}"#, headers: Self.user(0))
         #expect(readOnly.status == 403 && readOnly.text.contains("read only"))
     }

@@ -196,6 +196,15 @@ final class HostileTeam: Model {
         #expect(reached.first?["authorization"] == .null && reached.first?["key"] == .null, "\(reached)")
     }
 
+    @Test func aCrossOriginRedirectFollowedWithoutCredentialsCarriesNoneOfTheAdaptersHeaders() throws {
+        defer { server.stop() }
+        let adapter = api("away") { $0.crossOrigin = .followWithoutCredentials }
+        #expect(try HostileTeam.all(in: adapter).map(\.name) == ["from elsewhere"])
+        let reached = try elsewhere()
+        #expect(reached.count == 1 && reached.first?["method"] == "GET", "\(reached)")
+        #expect(reached.first?["authorization"] == .null && reached.first?["key"] == .null, "\(reached)")
+    }
+
     @Test func aRedirectWithinTheOriginIsFollowedWithTheToken() throws {
         defer { server.stop() }
         #expect(try HostileTeam.all(in: api("same")).map(\.name) == ["Bearer secret-token"])

@@ -45,6 +45,29 @@ import Testing
         #expect(try ModelStore.using(f.adapter) { try Employee.where(\.age == 23).pluck(\.name) } == ["e3"])
     }
 
+    /// A store without row locks refuses a locking fetch (it would run unlocked) but counts
+    /// and deletes with the lock, which they ignore everywhere (Transactions.md).
+    @Test func onlyFetchesRefuseALockTheStoreCannotTake() throws {
+        let f = try seeded()
+        let locked = Employee.where(\.age > 25).lockForUpdate().using(f.adapter)
+        let fetch = #expect(throws: StoreError.self) { _ = try locked.all() }
+        #expect(fetch?.kind == .invalidRequest)
+        #expect(throws: StoreError.self) { _ = try locked.first() }
+        #expect(try locked.count() == 2)
+        #expect(try locked.exists())
+        #expect(try locked.deleteAll() == 2)
+        #expect(try Employee.query().using(f.adapter).count() == 5)
+    }
+
+    @Test func asyncCountsIgnoreALockTheStoreCannotTake() async throws {
+        let f = try seeded()
+        let locked = Employee.where(\.age > 25).lockForUpdate().using(f.adapter)
+        await #expect(throws: StoreError.self) { _ = try await locked.all() }
+        #expect(try await locked.count() == 2)
+        #expect(try await locked.exists())
+        #expect(try await locked.deleteAll() == 2)
+    }
+
     @Test func conditionsThatMatchNothingSendNothing() throws {
         let f = try seeded()
         let none = try ModelStore.using(f.adapter) { try Employee.where("age").in([]).all() }

@@ -52,13 +52,13 @@ extension Query {
     /// ``count()``, awaiting the store.
     nonisolated(nonsending) func awaitCount(_ store: any AsyncPersistenceAdapter) async throws -> Int {
         if runsInSwift { return try await awaitRecords(store).count }
-        return try await store.count(prepared().0)
+        return try await store.count(prepared(fetching: false).0)
     }
 
     /// ``exists()``, awaiting the store.
     nonisolated(nonsending) func awaitExists(_ store: any AsyncPersistenceAdapter) async throws -> Bool {
         if runsInSwift { return try await !awaitRecords(store).isEmpty }
-        var (query, _) = try prepared()
+        var (query, _) = try prepared(fetching: false)
         if query.limit != 0 { query.limit = 1 }
         return try await store.count(query) > 0
     }
@@ -87,7 +87,7 @@ extension Query {
 
     /// ``resolvedByID()``, awaiting the store.
     nonisolated(nonsending) private func awaitResolvedByID(_ store: any AsyncPersistenceAdapter) async throws -> StoreQuery {
-        let (query, _) = try prepared()
+        let (query, _) = try prepared(fetching: false)
         guard runsInSwift else { return query }
         let ids = try await awaitRecords(store).map { $0._value(at: 0) }
         return StoreQuery(schema: query.schema, predicate: .isIn(column: 0, ids))

@@ -1,10 +1,14 @@
 import ModelEngine
 
 extension Query {
-    /// The compiled query and the store it runs on.
-    func prepared() throws -> (StoreQuery, any PersistenceAdapter) {
-        let query = try storeQuery()
+    /// The compiled query and the store it runs on. A query that only counts, aggregates,
+    /// deletes or updates (`fetching: false`) drops `lockForUpdate()`: only fetches lock
+    /// (an `UPDATE` or `DELETE` locks what it changes anyway), so such a query runs on a
+    /// store without row locks too; a fetch there is refused rather than run unlocked.
+    func prepared(fetching: Bool = true) throws -> (StoreQuery, any PersistenceAdapter) {
+        var query = try storeQuery()
         let (_, store) = try M.context(adapter)
+        if !fetching { query.rowLock = nil }
         if query.rowLock != nil, store.rowLockSupport == .unsupported {
             throw StoreError(
                 .invalidRequest, table: query.schema.tableName,
@@ -56,7 +60,7 @@ extension Query {
     /// For Swift-evaluated queries, a store query selecting exactly the final records by
     /// id (so counts, aggregates and batch operations see what `all()` returns).
     func resolvedByID() throws -> (StoreQuery, any PersistenceAdapter) {
-        let (query, store) = try prepared()
+        let (query, store) = try prepared(fetching: false)
         guard runsInSwift else { return (query, store) }
         let ids = try records().map { $0._value(at: 0) }
         return (StoreQuery(schema: query.schema, predicate: .isIn(column: 0, ids)), store)
@@ -98,14 +102,14 @@ extension Query {
     /// How many records the query selects (limit and offset apply).
     public func count() throws -> Int {
         if runsInSwift { return try records().count }
-        let (query, store) = try prepared()
+        let (query, store) = try prepared(fetching: false)
         return try store.count(query)
     }
 
     /// Whether the query selects any record.
     public func exists() throws -> Bool {
         if runsInSwift { return try !records().isEmpty }
-        var (query, store) = try prepared()
+        var (query, store) = try prepared(fetching: false)
         if query.limit != 0 { query.limit = 1 }
         return try store.count(query) > 0
     }

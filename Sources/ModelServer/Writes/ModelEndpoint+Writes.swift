@@ -155,7 +155,8 @@ extension ModelEndpoint {
     }
 
     /// Applies the call's constraints: a body may repeat them but not contradict them —
-    /// a path value (owner key) is a 422, a scope value a 403 — and a create gets them.
+    /// a path value (owner key) is a 422, a scope value a 403 — and a create gets them
+    /// (a create's `null` for a scoped column takes the scope's value).
     func apply(_ call: ResourceCall, to values: inout [Int: ModelValue], stored: [ModelValue]? = nil) throws(ResourceError) {
         for (column, required) in call.fixed.sorted(by: { $0.key < $1.key }) {
             if let sent = values[column], sent != required {
@@ -165,7 +166,9 @@ extension ModelEndpoint {
             if stored == nil { values[column] = required }
         }
         for (column, required) in call.scope.sorted(by: { $0.key < $1.key }) {
-            if let sent = values[column], sent != required {
+            // A create's `null` for a scoped column is "not sent" (clients that send every
+            // column, RESTAdapter's among them, know no owner yet); the scope fills it.
+            if let sent = values[column], sent != required, !(stored == nil && sent.isNull) {
                 throw ResourceError(status: 403, code: "forbidden", message: "\(key(column)) may not be set to \(ModelJSON.serialize(sent))")
             }
             if stored == nil { values[column] = required }

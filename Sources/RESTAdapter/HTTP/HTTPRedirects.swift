@@ -48,8 +48,11 @@ extension HTTPTransport {
 
     /// The request to send next when `response` is a redirect, or nil when it is not one.
     ///
-    /// 301, 302 and 303 turn a request other than `GET`/`HEAD` into a `GET` without a body
-    /// (as browsers and curl do); 307 and 308 repeat the method and body. A target on
+    /// 301, 302, 307 and 308 repeat the method and body: a write is never turned into a
+    /// `GET` whose answer would read as the write's (Django answers a slash-less `PATCH`
+    /// with a 301; RFC 9110 lets a client change the method only for `POST` on 301/302,
+    /// and the adapter keeps it there too, so a create is never lost). 303 See Other says
+    /// the write was done and its answer is elsewhere: it turns into a `GET`. A target on
     /// another origin is refused (``RESTError/Kind/crossOrigin``) unless
     /// ``RESTConfiguration/crossOrigin`` is ``RESTCrossOriginPolicy/followWithoutCredentials``,
     /// in which case the request goes there without the adapter's headers.
@@ -78,7 +81,7 @@ extension HTTPTransport {
         }
         var next = crossing ? Self.withoutCredentials(request) : request
         next.url = target
-        if response.status != 307, response.status != 308, method != "GET", method != "HEAD" {
+        if response.status == 303, method != "GET", method != "HEAD" {
             next.httpMethod = "GET"
             next.httpBody = nil
             next.setValue(nil, forHTTPHeaderField: "Content-Type")

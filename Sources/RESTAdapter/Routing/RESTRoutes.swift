@@ -9,6 +9,9 @@ package struct RESTRoutes: Sendable {
         package enum Segment: Sendable { case literal(String), value(column: Int, name: String) }
         package let segments: [Segment]
         package let description: String
+        /// Whether the template ends with a slash (`"todos/"`): paths keep it, as APIs
+        /// that route by it (Django's) need.
+        package let trailingSlash: Bool
 
         package init(_ text: String, schema: ModelSchema) throws(RESTError) {
             var segments: [Segment] = []
@@ -27,6 +30,7 @@ package struct RESTRoutes: Sendable {
             }
             self.segments = segments
             description = text
+            trailingSlash = text.hasSuffix("/") && !segments.isEmpty
         }
 
         /// The columns the template needs.
@@ -46,7 +50,7 @@ package struct RESTRoutes: Sendable {
                     out += "/" + RESTAdapter.escape(Self.text(value))
                 }
             }
-            return out
+            return trailingSlash ? out + "/" : out
         }
 
         /// A value as a path segment: text as it is, a UUID in lower case (as RFC 9562 asks
