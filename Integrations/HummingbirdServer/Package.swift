@@ -14,6 +14,7 @@ let package = Package(
         .package(name: "SwiftModel", path: "../.."),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         .target(
@@ -21,7 +22,9 @@ let package = Package(
             dependencies: [
                 .product(name: "ModelServer", package: "SwiftModel"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]),
         // The models and resource declarations TodoServer serves and its clients register.
         .target(name: "TodoModels", dependencies: [.product(name: "ModelServer", package: "SwiftModel")]),

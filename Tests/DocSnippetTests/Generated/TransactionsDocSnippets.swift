@@ -30,7 +30,7 @@ extension TransactionsDoc {
         })
     }
 
-    /// Docs/Transactions.md, snippet 3 (line 98).
+    /// Docs/Transactions.md, snippet 3 (line 99).
     static func snippet3(_ context: Context) throws {
         let todo = context.todo
         let rejected = context.rejected

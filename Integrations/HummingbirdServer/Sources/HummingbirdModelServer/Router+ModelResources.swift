@@ -16,8 +16,11 @@ extension Router {
     /// let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 8080)))
     /// try await app.runService()
     /// ```
+    ///
+    /// `limits` bounds how long a request's body may take (``ServerLimits/bodyTimeout``);
+    /// give the same limits to the `Application` for idle connections and the connection cap.
     @discardableResult
-    public func addResources(_ resources: ModelResources) -> Self {
+    public func addResources(_ resources: ModelResources, limits: ServerLimits = ServerLimits()) -> Self {
         for template in resources.routeTemplates {
             // Placeholders as `*`: the trie only needs the shape (`/todos/:id` and
             // `/todos/:todo_id/items` name one position differently); the core reads the values.
@@ -25,7 +28,7 @@ extension Router {
             let path = RouterPath(stringLiteral: "/" + shape.joined(separator: "/"))
             for name in template.methods {
                 guard let method = HTTPRequest.Method(name) else { continue }
-                on(path, method: method) { request, _ in try await HummingbirdResources.respond(request, with: resources) }
+                on(path, method: method) { request, _ in try await HummingbirdResources.respond(request, with: resources, limits: limits) }
             }
         }
         return self
@@ -35,16 +38,23 @@ extension Router {
 /// The bridge between Hummingbird's requests and responses and the resource core's.
 public enum HummingbirdResources {
     /// `request` answered by `resources`: the body collected up to the resources' limit
-    /// (a larger one is their 413), the request target passed as it arrived.
-    public static func respond(_ request: Request, with resources: ModelResources) async throws -> Response {
+    /// (a larger one is their 413) within `limits.bodyTimeout` (a slower one is a 408 that
+    /// closes the connection), the request target passed as it arrived.
+    public static func respond(_ request: Request, with resources: ModelResources, limits: ServerLimits = ServerLimits())
+        async throws -> Response
+    {
         let limit = resources.configuration.maxBodyBytes
-        var body = Data()
-        for try await buffer in request.body {
-            guard body.count + buffer.readableBytes <= limit else {
-                return response(
-                    ResourceError(status: 413, code: "body_too_large", message: "the body has more than \(limit) bytes").response)
-            }
-            buffer.withUnsafeReadableBytes { body.append(contentsOf: $0) }
+        let collected: Data?
+        do {
+            collected = try await collect(request.body, limit: limit, timeout: limits.bodyTimeout)
+        } catch is BodyTimeout {
+            var error = ResourceError(
+                status: 408, code: "body_timeout", message: "the body did not arrive within \(limits.bodyTimeout)")
+            error.headers["Connection"] = "close"
+            return response(error.response)
+        }
+        guard let body = collected else {
+            return response(ResourceError(status: 413, code: "body_too_large", message: "the body has more than \(limit) bytes").response)
         }
         var headers: [(name: String, value: String)] = []
         headers.reserveCapacity(request.headers.count)
@@ -69,19 +79,23 @@ public enum HummingbirdResources {
 public struct ModelResourcesMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Picks the resources for a request (nil: not ours, pass it on).
     let select: @Sendable (Request) -> ModelResources?
+    /// The body deadline (``ServerLimits/bodyTimeout``).
+    let limits: ServerLimits
 
     /// A middleware serving `resources`.
-    public init(_ resources: ModelResources) {
+    public init(_ resources: ModelResources, limits: ServerLimits = ServerLimits()) {
         select = { request in resources.serves(Substring(request.head.path ?? "/")) ? resources : nil }
+        self.limits = limits
     }
 
     /// A middleware serving the resources `select` picks per request.
-    public init(select: @escaping @Sendable (Request) -> ModelResources?) {
+    public init(limits: ServerLimits = ServerLimits(), select: @escaping @Sendable (Request) -> ModelResources?) {
         self.select = select
+        self.limits = limits
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let resources = select(request) else { return try await next(request, context) }
-        return try await HummingbirdResources.respond(request, with: resources)
+        return try await HummingbirdResources.respond(request, with: resources, limits: limits)
     }
 }

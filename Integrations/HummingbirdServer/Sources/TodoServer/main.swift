@@ -10,6 +10,7 @@ import TodoModels
 //
 //   swift run -c release --package-path Integrations/HummingbirdServer TodoServer [--port 8080]
 //       [--host 127.0.0.1] [--sqlite todos.sqlite | --postgres postgresql://…]
+//       [--idle-timeout 30] [--body-timeout 30] [--max-connections N]
 //
 // DATABASE_URL works as --postgres. Port 0 picks a free port; the first line printed
 // names the address ("TodoServer listening on http://127.0.0.1:PORT").
@@ -21,6 +22,8 @@ struct Options {
     var postgres = ProcessInfo.processInfo.environment["DATABASE_URL"]
     /// PostgreSQL connections in the pool.
     var connections = 16
+    /// Idle and slow clients, and the connection cap (see ServerLimits).
+    var limits = ServerLimits()
     /// Test fault: exit right after this many creates have committed, before answering.
     var exitAfterCreates: Int?
 
@@ -43,9 +46,23 @@ struct Options {
                 let text = try value(flag)
                 guard let count = Int(text), count > 0 else { throw UsageError(message: "--connections \(text) is not a count") }
                 connections = count
+            case "--idle-timeout", "--body-timeout":
+                let text = try value(flag)
+                guard let seconds = Double(text), seconds > 0, seconds < 86_400 else {
+                    throw UsageError(message: "\(flag) \(text) is not a number of seconds")
+                }
+                if flag == "--idle-timeout" { limits.idleTimeout = .milliseconds(Int64(seconds * 1000)) } else {
+                    limits.bodyTimeout = .milliseconds(Int64(seconds * 1000))
+                }
+            case "--max-connections":
+                let text = try value(flag)
+                guard let count = Int(text), count > 0 else { throw UsageError(message: "--max-connections \(text) is not a count") }
+                limits.maxConnections = count
             case "--exit-after-creates": exitAfterCreates = Int(try value(flag))
             case "--help", "-h":
-                print("usage: TodoServer [--port 8080] [--host 127.0.0.1] [--sqlite todos.sqlite | --postgres URL [--connections 16]]")
+                print(
+                    "usage: TodoServer [--port 8080] [--host 127.0.0.1] [--sqlite todos.sqlite | --postgres URL [--connections 16]]"
+                        + " [--idle-timeout 30] [--body-timeout 30] [--max-connections N]")
                 exit(0)
             default: throw UsageError(message: "unknown option \(flag)")
             }
@@ -87,9 +104,10 @@ func main() async throws {
     }
     let resources = try TodoAPI.resources(store: store, configuration: configuration)
     let router = Router()
-    router.addResources(resources)
+    router.addResources(resources, limits: options.limits)
     let app = Application(
-        router: router, configuration: .init(address: .hostname(options.host, port: options.port), serverName: "TodoServer"),
+        router: router, server: options.limits.server,
+        configuration: options.limits.applied(to: .init(address: .hostname(options.host, port: options.port), serverName: "TodoServer")),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? options.port
             FileHandle.standardOutput.write(Data("TodoServer listening on http://\(options.host):\(port) (\(storeName))\n".utf8))

@@ -17,10 +17,15 @@ final class TodoServerProcess {
         return bundle.appendingPathComponent("TodoServer")
     }
 
-    /// Starts a server on a free port (or `port`) and a fresh database file (or `database`).
-    init(database: String? = nil, port: Int = 0, arguments: [String] = []) throws {
+    /// The soft descriptor limit the process runs under (`ulimit -n`), when set.
+    private let fileLimit: Int?
+
+    /// Starts a server on a free port (or `port`) and a fresh database file (or `database`),
+    /// under a descriptor limit of `fileLimit` when given.
+    init(database: String? = nil, port: Int = 0, arguments: [String] = [], fileLimit: Int? = nil) throws {
         self.database = database ?? FileManager.default.temporaryDirectory.appendingPathComponent("todo-\(UUID()).sqlite").path
         self.port = port
+        self.fileLimit = fileLimit
         try start(arguments)
     }
 
@@ -29,8 +34,14 @@ final class TodoServerProcess {
     /// Starts the process and waits (up to 30 s) for its "listening" line.
     func start(_ arguments: [String] = []) throws {
         let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["--port", String(port), "--sqlite", database] + arguments
+        let serverArguments = ["--port", String(port), "--sqlite", database] + arguments
+        if let fileLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", Self.executable.path] + serverArguments
+        } else {
+            process.executableURL = Self.executable
+            process.arguments = serverArguments
+        }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
