@@ -184,26 +184,28 @@ struct LiveRows: Sequence {
 /// value → slots (ascending) for one column; nulls are not indexed (`=` never matches
 /// them).
 struct ColumnIndex {
-    private var slotsByValue: [ModelValue: [Int]] = [:]
+    private var slotsByValue: [IndexKey: [Int]] = [:]
 
-    func slots(for value: ModelValue) -> [Int] { slotsByValue[value] ?? [] }
+    func slots(for value: ModelValue) -> [Int] { slotsByValue[IndexKey(value)] ?? [] }
 
     mutating func insert(_ value: ModelValue, _ slot: Int) {
         if value.isNull { return }
-        var list = slotsByValue[value] ?? []
+        let key = IndexKey(value)
+        var list = slotsByValue[key] ?? []
         if let last = list.last, last > slot {
             list.insert(slot, at: list.firstIndex { $0 > slot } ?? list.count)
         } else {
             list.append(slot)
         }
-        slotsByValue[value] = list
+        slotsByValue[key] = list
     }
 
     mutating func remove(_ value: ModelValue, _ slot: Int) {
         if value.isNull { return }
-        guard var list = slotsByValue[value], let k = list.firstIndex(of: slot) else { return }
+        let key = IndexKey(value)
+        guard var list = slotsByValue[key], let k = list.firstIndex(of: slot) else { return }
         list.remove(at: k)
-        slotsByValue[value] = list.isEmpty ? nil : list
+        slotsByValue[key] = list.isEmpty ? nil : list
     }
 }
 
@@ -211,20 +213,21 @@ struct ColumnIndex {
 /// and compares far faster than a general ``ModelValue`` key.
 struct IDIndex {
     private var ints: [Int64: Int] = [:]
-    private var others: [ModelValue: Int] = [:]
+    /// Other ids (text by its bytes, see ``IndexKey``).
+    private var others: [IndexKey: Int] = [:]
 
     subscript(id: ModelValue) -> Int? {
         get {
             if case .int(let i) = id { return ints[i] }
-            return others[id]
+            return others[IndexKey(id)]
         }
         set {
-            if case .int(let i) = id { ints[i] = newValue } else { others[id] = newValue }
+            if case .int(let i) = id { ints[i] = newValue } else { others[IndexKey(id)] = newValue }
         }
     }
 
     mutating func removeValue(forKey id: ModelValue) -> Int? {
         if case .int(let i) = id { return ints.removeValue(forKey: i) }
-        return others.removeValue(forKey: id)
+        return others.removeValue(forKey: IndexKey(id))
     }
 }

@@ -80,6 +80,14 @@ enum RecordChecks {
         c.equal(try ConformanceStringItem.find("fr")?.label, "France", "find by string id")
         c.equal(try ConformanceStringItem.find("ünï 'x' \"y\"")?.id, "ünï 'x' \"y\"", "unicode string id")
         c.equal(try ConformanceStringItem.find("FR")?.label, nil, "string ids are case-sensitive")
+        // Ids compare by bytes: canonically equivalent spellings are two records.
+        for (id, label) in [("caf\u{E9}", "composed"), ("cafe\u{301}", "decomposed")] {
+            let item = ConformanceStringItem()
+            (item.id, item.label) = (id, label)
+            try item.save()
+        }
+        c.equal(try ConformanceStringItem.find("caf\u{E9}")?.label, "composed", "a precomposed string id")
+        c.equal(try ConformanceStringItem.find("cafe\u{301}")?.label, "decomposed", "its decomposed spelling is another id")
     }
 
     /// `insertSettingID` (how a save hands over a new record's row): the id lands in the

@@ -34,6 +34,14 @@ enum StoreErrorChecks {
         let n2 = try handle(nil, "d")
         c.equal(try handles(), ["x", "y", nil, nil], "nulls in a unique column never collide")
 
+        // Text is unique by its bytes, as queries compare it: "café" precomposed and
+        // decomposed are canonically equivalent in Swift but two values in every store.
+        let composed = try handle("caf\u{E9}", "g")
+        let decomposed = try handle("cafe\u{301}", "h")
+        c.equal(try ConformanceHandle.where("handle").eq("cafe\u{301}").pluck("label"), ["h"], "a unique text column keeps both spellings")
+        _ = try composed.delete()
+        _ = try decomposed.delete()
+
         violation("an insert repeating a unique value") { _ = try handle("x", "e") }
         c.equal(try ConformanceHandle.count(), 4, "the refused insert stored nothing")
 

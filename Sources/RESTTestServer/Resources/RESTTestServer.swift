@@ -28,7 +28,7 @@ public final class RESTTestServer: Sendable {
         var objects: [[String: ModelValue]] = []
         var nextID: Int64 = 1
         /// Each object's position by its id's key (``RESTTestServer/idKey(_:)``).
-        var positions: [String: Int] = [:]
+        var positions: [[UInt8]: Int] = [:]
 
         /// Makes an object with `make` (which may update the counters) and appends it.
         mutating func withAppended(_ make: (inout Self) -> [String: ModelValue]) -> [String: ModelValue] {
@@ -304,7 +304,7 @@ public final class RESTTestServer: Sendable {
         let objects = state.collections[collection]?.objects ?? []
         for field in (options.uniqueFields[collection] ?? []).sorted() {
             guard let value = object[field], !value.isNull else { continue }
-            if objects.indices.contains(where: { $0 != except && objects[$0][field] == value }) { return field }
+            if objects.indices.contains(where: { $0 != except && sameValue(objects[$0][field], value) }) { return field }
         }
         return nil
     }
@@ -351,9 +351,16 @@ public final class RESTTestServer: Sendable {
         state.collections[collection]?.positions[idKey(id)]
     }
 
-    /// An id as the server compares ids: UUIDs without regard to case.
-    fileprivate static func idKey(_ id: String) -> String {
-        UUID(uuidString: id).map { $0.uuidString.lowercased() } ?? id
+    /// An id as the server compares ids: by its bytes (as SQL engines compare text, not by
+    /// Unicode canonical equivalence), UUIDs without regard to case.
+    fileprivate static func idKey(_ id: String) -> [UInt8] {
+        Array((UUID(uuidString: id).map { $0.uuidString.lowercased() } ?? id).utf8)
+    }
+
+    /// Whether two values are the same stored value: text by its bytes.
+    private static func sameValue(_ a: ModelValue?, _ b: ModelValue) -> Bool {
+        if case .string(let x) = a, case .string(let y) = b { return x.utf8.elementsEqual(y.utf8) }
+        return a == b
     }
 
     fileprivate static func idString(_ value: ModelValue?) -> String {

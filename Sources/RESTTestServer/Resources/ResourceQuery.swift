@@ -196,7 +196,7 @@ struct ResourceQuery {
             if a.count >= 20, b.count >= 20, let x = DateCodec.parse(a), let y = DateCodec.parse(b) {
                 return x < y ? -1 : (x > y ? 1 : 0)
             }
-            if a == b { return 0 }
+            if a.utf8.elementsEqual(b.utf8) { return 0 }  // by bytes, as SQL engines compare text
             return Array(a.utf8).lexicographicallyPrecedes(b.utf8) ? -1 : 1
         default:
             return stored == operand ? 0 : 2  // 2: different kinds, unequal and unordered
