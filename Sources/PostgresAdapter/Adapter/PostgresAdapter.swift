@@ -49,6 +49,10 @@ public final class PostgresAdapter: PersistenceAdapter, SQLStore, @unchecked Sen
     package var dialect: PostgresDialect { .shared }
     /// Identifies this adapter's notifications, so it ignores its own.
     let token = UUID().uuidString
+    /// The schema its tables live in (the configured one, else the server's
+    /// `current_schema()`): change notifications name tables qualified by it, so a commit
+    /// to `b.notes` never refreshes observers of `a.notes`.
+    let namespace: String
     let publisher: ChangePublisher?
     private(set) var listener: ChangeListener?
     /// Ids reserved from each table's sequence for pipelined inserts, not yet used.
@@ -79,7 +83,11 @@ public final class PostgresAdapter: PersistenceAdapter, SQLStore, @unchecked Sen
         router = ReplicaRouter(
             replicas: configuration.replicas.enumerated().map { pool($0.element, "replica \($0.offset + 1)") },
             readYourWrites: configuration.readYourWrites)
-        publisher = configuration.publishesChanges ? ChangePublisher(pool: primary, token: token) : nil
+        namespace =
+            try configuration.schema ?? primary.with { connection in
+                try connection.query("SELECT coalesce(current_schema(), '')::text", []).strings().first ?? ""
+            }
+        publisher = configuration.publishesChanges ? ChangePublisher(pool: primary, token: token, namespace: namespace) : nil
         if configuration.listensForChanges, let server = configuration.listenerServer {
             listener = ChangeListener(conninfo: server, session: configuration.directSession, token: token) { [weak self] tables in
                 self?.externalChange(tables)

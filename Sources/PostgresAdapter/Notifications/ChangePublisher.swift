@@ -11,13 +11,17 @@ import ModelSQL
 /// effort: if the server is unreachable the batch is dropped (observers elsewhere refresh
 /// on the next change).
 ///
-/// A payload is `<adapter token> <table>\t<table>…`, at most 7,900 bytes.
+/// A payload is `<adapter token> <schema>.<table>\t<schema>.<table>…`, at most 7,900
+/// bytes: tables are qualified by the adapter's schema, so adapters on other schemas of the
+/// same database (tenants) take no notice of each other's commits.
 final class ChangePublisher: Sendable {
     static let channel = "swiftmodel_changes"
     private static let payloadLimit = 7_900
 
     private let pool: ConnectionPool
     let token: String
+    /// The schema that qualifies every table named (``PostgresAdapter/namespace``).
+    let namespace: String
     private struct State {
         var pending: Set<String> = []
         var stopped = false
@@ -26,9 +30,10 @@ final class ChangePublisher: Sendable {
     private let state = Locked(State())
     private let condition = NSCondition()
 
-    init(pool: ConnectionPool, token: String) {
+    init(pool: ConnectionPool, token: String, namespace: String) {
         self.pool = pool
         self.token = token
+        self.namespace = namespace
     }
 
     /// Marks tables as changed by a committed write; sent shortly.
@@ -56,10 +61,11 @@ final class ChangePublisher: Sendable {
         var payloads: [String] = []
         var current = token + " "
         for table in tables {
-            let piece = (current.hasSuffix(" ") ? "" : "\t") + table
+            let qualified = namespace + "." + table
+            let piece = (current.hasSuffix(" ") ? "" : "\t") + qualified
             if current.utf8.count + piece.utf8.count > Self.payloadLimit, !current.hasSuffix(" ") {
                 payloads.append(current)
-                current = token + " " + table
+                current = token + " " + qualified
             } else {
                 current += piece
             }
