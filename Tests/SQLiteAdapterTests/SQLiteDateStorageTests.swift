@@ -70,6 +70,30 @@ import Testing
         #expect(try Event.where(column).eq(moved).using(store).count() == 2, "updateAll wrote the storage queries compare with")
     }
 
+    /// Timestamps are stamped at the column's precision: the record held equals a reload,
+    /// bit for bit, whatever the storage (and before the table exists).
+    @Test(arguments: [DateStorage.secondsSinceReferenceDate, .secondsSince1970, .millisecondsSince1970, .text])
+    func timestampsAreStampedAsTheColumnStoresThem(storage: DateStorage) throws {
+        final class Stamped: Model {
+            @Column var name: String = ""
+            @Column var createdAt: Date?
+            @Column var updatedAt: Date?
+            init() {}
+        }
+        var configuration = SQLiteConfiguration()
+        configuration.dateStorage = storage
+        let store = try SQLiteAdapter(path: ":memory:", configuration: configuration)
+        func bits(_ date: Date?) -> UInt64? { date?.timeIntervalSinceReferenceDate.bitPattern }
+        let record = try Stamped.create(["name": "first"], in: store)
+        for round in 0..<20 {
+            let reloaded = try #require(try Stamped.find(record.id ?? 0, in: store))
+            #expect(bits(reloaded.createdAt) == bits(record.createdAt), "\(storage), round \(round)")
+            #expect(bits(reloaded.updatedAt) == bits(record.updatedAt), "\(storage), round \(round)")
+            record.name = "round \(round)"
+            try record.save()
+        }
+    }
+
     @Test func theStoreDefaultAppliesToColumnsWithoutTheirOwn() throws {
         final class Note: Model {
             @Column var at: Date?

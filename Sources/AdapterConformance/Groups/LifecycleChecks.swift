@@ -98,16 +98,28 @@ enum LifecycleChecks {
         c.expect((next.id ?? 0) > (record.id ?? 0), "ids keep increasing after rollbacks")
     }
 
+    /// The timestamps a save stamped are those a reload reads, bit for bit: the model
+    /// layer stamps them at the store's precision (PostgreSQL's microseconds, a SQLite
+    /// column's date storage), so the record held, its ETag and a reload agree.
+    private static func heldTimestampsAreStored(_ c: ConformanceChecker, _ held: ConformanceHooked, _ when: String) throws {
+        let reloaded = try ConformanceHooked.find(held.id ?? 0)
+        func bits(_ date: Date?) -> UInt64? { date?.timeIntervalSinceReferenceDate.bitPattern }
+        c.equal(bits(reloaded?.createdAt), bits(held.createdAt), "\(when): created_at held equals created_at stored")
+        c.equal(bits(reloaded?.updatedAt), bits(held.updatedAt), "\(when): updated_at held equals updated_at stored")
+    }
+
     static func hooks(_ c: ConformanceChecker) throws {
         let hooked = ConformanceHooked()
         hooked.name = "h"
         try hooked.save()
         c.equal(hooked.log, ["beforeSave", "beforeCreate", "afterCreate", "afterSave"], "create hooks")
         c.expect(hooked.createdAt != nil && hooked.updatedAt != nil, "timestamps set on create")
+        try heldTimestampsAreStored(c, hooked, "after a create")
         hooked.log = []
         hooked.name = "h2"
         try hooked.save()
         c.equal(hooked.log, ["beforeSave", "beforeUpdate", "afterUpdate", "afterSave"], "update hooks")
+        try heldTimestampsAreStored(c, hooked, "after an update")
 
         for hook in ["beforeSave", "beforeUpdate"] {
             hooked.log = []

@@ -54,22 +54,24 @@ extension ModelProtocol {
     }
 
     /// Stamps the field timestamps of the columns set or changed since the last save
-    /// (before the write; part of what a failed write restores).
-    package func stampFieldTimestamps(_ schema: ModelSchema, isNew: Bool) {
+    /// (before the write; part of what a failed write restores), at the precision `store`
+    /// keeps them (``PersistenceAdapter/storedDate(_:column:of:)``).
+    package func stampFieldTimestamps(_ schema: ModelSchema, isNew: Bool, store: any PersistenceAdapter) {
         guard schema.tracksFieldTimestamps else { return }
-        let now = ModelValue.date(ModelClock.now())
+        let clock = ModelClock.now()
+        func now(_ column: Int) -> ModelValue { .date(store.storedDate(clock, column: column, of: schema)) }
         let assigned = __extras?.setSlots ?? []
         for stamps in schema.fieldTimestamps {
             if isNew {
                 // A caller-provided stamp (an import) is kept.
-                if __values[stamps.setAt].isNull { _assign(now, at: stamps.setAt) }
-                if __values[stamps.changedAt].isNull { _assign(now, at: stamps.changedAt) }
+                if __values[stamps.setAt].isNull { _assign(now(stamps.setAt), at: stamps.setAt) }
+                if __values[stamps.changedAt].isNull { _assign(now(stamps.changedAt), at: stamps.changedAt) }
                 continue
             }
             // A change is also a set (so a change rolled back and saved again stamps both).
             let changed = __values[stamps.column] != _baselineValue(at: stamps.column)
-            if changed || assigned.contains(stamps.column) { _assign(now, at: stamps.setAt) }
-            if changed { _assign(now, at: stamps.changedAt) }
+            if changed || assigned.contains(stamps.column) { _assign(now(stamps.setAt), at: stamps.setAt) }
+            if changed { _assign(now(stamps.changedAt), at: stamps.changedAt) }
         }
     }
 }

@@ -228,11 +228,13 @@ extension ModelProtocol {
     /// slots of an update (empty for an insert), or nil when an update has nothing to write.
     package func stageWrite(isNew: Bool, schema: ModelSchema, stamps: Bool, store: any PersistenceAdapter) throws -> [Int]? {
         if isNew {
-            stampFieldTimestamps(schema, isNew: true)
+            stampFieldTimestamps(schema, isNew: true, store: store)
             if schema.createdAtIndex != nil || schema.updatedAtIndex != nil {
-                let now = ModelValue.date(ModelClock.now())
-                if let k = schema.createdAtIndex, __values[k].isNull { _assign(now, at: k) }
-                if let k = schema.updatedAtIndex, stamps || __values[k].isNull { _assign(now, at: k) }
+                let now = ModelClock.now()
+                if let k = schema.createdAtIndex, __values[k].isNull { _assign(.date(store.storedDate(now, column: k, of: schema)), at: k) }
+                if let k = schema.updatedAtIndex, stamps || __values[k].isNull {
+                    _assign(.date(store.storedDate(now, column: k, of: schema)), at: k)
+                }
             }
             if __values[0].isNull {
                 switch schema.idGeneration {
@@ -253,7 +255,7 @@ extension ModelProtocol {
                 .idChanged, model: schema.modelName, id: id,
                 message: "the id of a stored record cannot change (was \(id), now \(__values[0]))")
         }
-        stampFieldTimestamps(schema, isNew: false)
+        stampFieldTimestamps(schema, isNew: false, store: store)
         // The first changed slot alone is kept as a number: an update of one column takes
         // its list from the schema (``ModelSchema/lonelyChanges``) instead of making one.
         var first = 0
@@ -273,7 +275,7 @@ extension ModelProtocol {
         }
         guard first != 0 else { return nil }
         let stamped = stamps ? schema.updatedAtIndex : nil
-        if let k = stamped { _assign(.date(ModelClock.now()), at: k) }
+        if let k = stamped { _assign(.date(store.storedDate(ModelClock.now(), column: k, of: schema)), at: k) }
         if changed.isEmpty {
             // One column: with the stamp after it when stamped (the schema's list), else alone.
             let lonely = schema.lonelyChanges

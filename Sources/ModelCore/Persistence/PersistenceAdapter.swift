@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one contract every store implements: memory, archive file, SQLite, and later
 /// client-server databases.
 ///
@@ -61,6 +63,13 @@ public protocol PersistenceAdapter: AnyObject, Sendable {
     /// How the adapter honours a fetch's ``StoreQuery/rowLock``. Default: `.unsupported`
     /// (the query layer then refuses a locking fetch instead of running it unlocked).
     var rowLockSupport: RowLockSupport { get }
+
+    /// The date column `column` of `schema` holds once `date` is written and read back:
+    /// the model layer stamps timestamps (`created_at`, `updated_at`, field timestamps)
+    /// with it, so the record a save leaves equals a reload, bit for bit. Default: `date`
+    /// (a store that keeps dates exactly); PostgreSQL rounds to the microsecond, a SQLite
+    /// column to its date storage.
+    func storedDate(_ date: Date, column: Int, of schema: ModelSchema) -> Date
 
     /// How many rows match (limit and offset apply).
     func count(_ query: StoreQuery) throws -> Int
@@ -156,6 +165,9 @@ extension PersistenceAdapter {
 
     /// Default: nil (transactions belong to threads; see the requirement).
     nonisolated(nonsending) public func beginTransaction(for handle: TransactionHandle) async throws -> (any StoreTransaction)? { nil }
+
+    /// Default: dates are kept exactly.
+    public func storedDate(_ date: Date, column: Int, of schema: ModelSchema) -> Date { date }
 
     /// Default: the store assigns no ids but auto-increment ones.
     public func assignsIDs(for schema: ModelSchema) -> Bool { false }

@@ -54,6 +54,16 @@ public struct DateStorage: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The date a column of this storage gives back for `date` (what a reload reads).
+    package func roundTrip(_ date: Date) -> Date {
+        switch stored(date) {
+        case .double(let number): self.date(fromNumber: number)
+        case .int(let number): self.date(fromNumber: Double(number))
+        case .string(let text): DateCodec.parse(text) ?? date
+        default: date
+        }
+    }
+
     /// The date a stored number means.
     package func date(fromNumber number: Double) -> Date {
         switch kind {

@@ -1,3 +1,4 @@
+import Foundation
 import ModelSQL
 
 extension PostgresAdapter {
@@ -11,6 +12,9 @@ extension PostgresAdapter {
     /// Rows are locked one by one: `FOR UPDATE`, with `SKIP LOCKED` or `NOWAIT` (whose
     /// failure is ``PostgresError`` `.lockNotAvailable`).
     public var rowLockSupport: RowLockSupport { .rowLevel }
+
+    /// The date as `timestamptz` gives it back: to the microsecond.
+    public func storedDate(_ date: Date, column: Int, of schema: ModelSchema) -> Date { PGType.microsecondDate(date) }
 
     public func count(_ query: StoreQuery) throws -> Int {
         try countRows(query)

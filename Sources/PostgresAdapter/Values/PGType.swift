@@ -1,3 +1,4 @@
+import Foundation
 /// The PostgreSQL type OIDs the adapter reads and writes in binary (from `pg_type`, fixed
 /// since PostgreSQL 8).
 enum PGType {
@@ -30,4 +31,12 @@ enum PGType {
 
     /// Seconds from PostgreSQL's epoch (2000-01-01) to Foundation's (2001-01-01).
     static let epochOffset: Double = 31_622_400
+
+    /// A date as a `timestamptz` column gives it back: rounded to the microsecond, exactly
+    /// as the binary encoding rounds it and the decoding reads it.
+    static func microsecondDate(_ date: Date) -> Date {
+        let micros = ((date.timeIntervalSinceReferenceDate + epochOffset) * 1_000_000).rounded()
+        guard let exact = Int64(exactly: micros) else { return date }
+        return Date(timeIntervalSinceReferenceDate: Double(exact) / 1_000_000 - epochOffset)
+    }
 }

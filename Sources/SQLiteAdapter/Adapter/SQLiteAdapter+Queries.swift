@@ -1,3 +1,4 @@
+import Foundation
 import ModelSQL
 
 extension SQLiteAdapter {
@@ -9,6 +10,15 @@ extension SQLiteAdapter {
     /// transaction), so rows read inside a transaction cannot change until it ends: a row
     /// lock needs no work (`FOR UPDATE` does not exist in SQLite).
     public var rowLockSupport: RowLockSupport { .serialisedWriters }
+
+    /// The date as the column's date storage gives it back (REAL seconds since 2001 keep it
+    /// exactly; Unix seconds, milliseconds and text round it).
+    public func storedDate(_ date: Date, column: Int, of schema: ModelSchema) -> Date {
+        let storage =
+            catalog.table(for: schema).flatMap { $0.dates.indices.contains(column) ? $0.dates[column] : nil }
+            ?? (schema.columns.indices.contains(column) ? schema.columns[column].dateStorage : nil) ?? configuration.dateStorage
+        return storage.roundTrip(date)
+    }
 
     /// `SELECT count(*)` of the rows matching `query` (limit and offset apply).
     public func count(_ query: StoreQuery) throws -> Int { try countRows(query) }

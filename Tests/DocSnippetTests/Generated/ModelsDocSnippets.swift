@@ -28,7 +28,7 @@ final class ModelsDoc_Device: Model { typealias IDValue = UUID;   init() {} }   
 // Docs/Models.md, snippet 3 (line 60)
 final class ModelsDoc_Country: Model { typealias IDValue = String; init() {} }  // set by the caller
 
-// Docs/Models.md, snippet 5 (line 97)
+// Docs/Models.md, snippet 5 (line 104)
 final class ModelsDoc_Order: Model {
     @Column(options: .fieldTimestamps) var status = "new"
     init() {}
@@ -54,7 +54,7 @@ extension ModelsDoc {
         _ = context
     }
 
-    /// Docs/Models.md, snippet 4 (line 87).
+    /// Docs/Models.md, snippet 4 (line 94).
     static func snippet4(_ context: Context) throws {
         let todo = context.todo
         let fixedDate = context.fixedDate
@@ -62,7 +62,7 @@ extension ModelsDoc {
         show(ModelClock.set { fixedDate })                               // process-wide
     }
 
-    /// Docs/Models.md, snippet 5 (line 97).
+    /// Docs/Models.md, snippet 5 (line 104).
     static func snippet5(_ context: Context) throws {
 
         let order = ModelsDoc_Order()
@@ -74,7 +74,7 @@ extension ModelsDoc {
         show(order)
     }
 
-    /// Docs/Models.md, snippet 6 (line 143).
+    /// Docs/Models.md, snippet 6 (line 150).
     static func snippet6(_ context: Context) throws {
         let todo = context.todo
         show(todo.isNew)        // never saved (or deleted)
@@ -84,7 +84,7 @@ extension ModelsDoc {
         try show(todo.reload()) // values from the store
     }
 
-    /// Docs/Models.md, snippet 7 (line 156).
+    /// Docs/Models.md, snippet 7 (line 163).
     static func snippet7(_ context: Context) throws {
         let todo = try ModelsDoc_Todo(["name": "walk", "due_date": "2012-09-15"])   // all or nothing
         try show(todo.set("due_date", to: "2012-09-19"))

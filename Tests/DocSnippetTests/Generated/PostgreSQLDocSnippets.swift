@@ -70,7 +70,7 @@ func PostgreSQLDoc_pooledStore() throws -> PostgresAdapter {
     return try PostgresAdapter(settings)
 }
 
-// Docs/PostgreSQL.md, snippet 7 (line 407)
+// Docs/PostgreSQL.md, snippet 7 (line 413)
 func PostgreSQLDoc_highlyAvailableStore() throws -> PostgresAdapter {
     let nodes = "host=db-a.internal,db-b.internal port=5432,5432 dbname=app user=app connect_timeout=2"
     var settings = PostgresConfiguration(nodes + " target_session_attrs=read-write")
@@ -131,7 +131,7 @@ extension PostgreSQLDoc {
 
     }
 
-    /// Docs/PostgreSQL.md, snippet 7 (line 407).
+    /// Docs/PostgreSQL.md, snippet 7 (line 413).
     static func snippet7(_ context: Context) throws {
         _ = context
 
