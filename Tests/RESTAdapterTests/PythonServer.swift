@@ -13,6 +13,8 @@ import Testing
 /// shell script that starts the interpreter as its child).
 struct PythonServer {
     let ports: [Int]
+    /// The words of the first line the script printed (ports, then anything else it told).
+    let words: [String]
     let process: Process
     private let input = Pipe()
 
@@ -30,7 +32,8 @@ struct PythonServer {
         while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
             line += byte
         }
-        ports = String(decoding: line, as: UTF8.self).split(separator: " ").compactMap { Int($0) }
+        words = String(decoding: line, as: UTF8.self).split(separator: " ").map(String.init)
+        ports = words.prefix { Int($0) != nil }.compactMap { Int($0) }
         if ports.isEmpty { process.terminate() }
         try #require(!ports.isEmpty, "python3 did not start the server")
     }

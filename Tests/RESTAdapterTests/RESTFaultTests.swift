@@ -116,6 +116,16 @@ import Testing
         #expect(error?.kind == .timeout)
         // The server answers after 10 s; the bound leaves room for a loaded runner's stalls.
         #expect(ContinuousClock.now - start < .seconds(8), "the deadline, not the 20 s request timeout, ended it")
+        // The message names the deadline, not the slice of it the last attempt had left.
+        #expect(error?.message.contains("deadline of 0.4 seconds") == true, "\(String(describing: error))")
+    }
+
+    @Test func aBaseURLThatIsNotHTTPFailsAtOnce() throws {
+        let adapter = RESTAdapter(baseURL: URL(string: "ftp://127.0.0.1:1/files") ?? URL(fileURLWithPath: "/"))
+        let start = ContinuousClock.now
+        let error = #expect(throws: RESTError.self) { try Company.find(1, in: adapter) }
+        #expect(error?.kind == .route && error?.message.contains("not an http or https URL") == true, "\(String(describing: error))")
+        #expect(ContinuousClock.now - start < .seconds(5), "it failed before any request, not at the deadline")
     }
 
     @Test func aRequestBegunAfterItsTaskWasCancelledIsNeverSent() async throws {

@@ -9,9 +9,22 @@ extension RESTAdapter {
     /// The rows of `query`: one `GET` of the collection (the owner's, when the condition
     /// fixes the owner), then the next pages while the server links them.
     func list(_ query: StoreQuery, _ resource: ResolvedResource) throws -> [[ModelValue]] {
+        try walked(query, resource).rows
+    }
+
+    /// ``list(_:_:)``, and whether the server declared the list's total (so the rows read
+    /// are provably all of it).
+    func walked(_ query: StoreQuery, _ resource: ResolvedResource) throws -> (rows: [[ModelValue]], complete: Bool) {
         var walk = try ListWalk(query, resource, self)
         while let request = walk.next { try walk.take(send(request, resource, deadline: walk.deadline)) }
-        return try walk.rows()
+        return (try walk.rows(), walk.declaredTotal != nil || walk.askedNothing)
+    }
+
+    /// The rows of `query` and whether they are provably every row it selects on the
+    /// server (a declared total matched them): what `RESTSync.pull(deletingMissing:)`
+    /// needs before it deletes anything.
+    package func fetchProvingCompleteness(_ query: StoreQuery) throws -> (rows: [[ModelValue]], complete: Bool) {
+        try walked(query, resource(for: query.schema))
     }
 
     /// ``list(_:_:)``, suspending instead of blocking.
@@ -120,6 +133,11 @@ struct ListWalk {
     private var collected: [[ModelValue]] = []
     private var ids = Set<ModelValue>()
     private var pages = 0
+    /// The list's total as the server declared it (the first page's `X-Total-Count` or
+    /// envelope count), if it did.
+    private(set) var declaredTotal: Int?
+    /// Whether the query selected nothing without asking (a contradiction, a limit of 0).
+    var askedNothing: Bool { pages == 0 }
 
     init(_ query: StoreQuery, _ resource: ResolvedResource, _ adapter: RESTAdapter) throws {
         self.adapter = adapter
@@ -149,7 +167,22 @@ struct ListWalk {
     mutating func take(_ response: RESTResponse) throws {
         let model = resource.schema.modelName
         let url = response.url
-        for row in try adapter.rows(adapter.payload(response, resource, list: true), response, resource) {
+        let pagination = adapter.configuration.pagination
+        let (payload, envelope) = try adapter.document(response, resource, list: true)
+        if declaredTotal == nil {
+            if let name = pagination.totalHeader, let text = response.header(name) {
+                guard let total = Int(text.trimmingCharacters(in: .whitespaces)), total >= 0 else {
+                    throw adapter.invalid(response, model: model, "\(name) is \"\(text)\", not a count")
+                }
+                declaredTotal = total
+            } else if let key = pagination.countKey, let value = envelope?[key], !value.isNull {
+                guard case .int(let total) = value, total >= 0 else {
+                    throw adapter.invalid(response, model: model, "the envelope's \"\(key)\" is \(ModelJSON.serialize(value)), not a count")
+                }
+                declaredTotal = Int(clamping: total)
+            }
+        }
+        for row in try adapter.rows(payload, response, resource) {
             guard ids.insert(row[0]).inserted else {
                 throw adapter.invalid(response, model: model, "the list has id \(row[0]) twice (page \(pages)); a list must name each record once")
             }
@@ -158,7 +191,7 @@ struct ListWalk {
         next = nil
         if let limit = query.limit, collected.count >= limit { return }
         let configuration = adapter.configuration
-        guard configuration.pagination.followsLinks, let link = RESTAdapter.nextLink(response.header("Link"), relativeTo: url) else { return }
+        guard configuration.pagination.followsLinks, let link = try nextPage(response, envelope) else { return }
         if !adapter.transport.origin.contains(link), configuration.crossOrigin == .refuse {
             throw RESTError(
                 .crossOrigin, method: "GET", url: url, status: response.status, model: model,
@@ -168,9 +201,34 @@ struct ListWalk {
         next = try request(link)
     }
 
-    /// The rows of the whole list, checked against the query (``RESTResource/verifiesResults``).
+    /// The next page a response links: its `Link` header, else the envelope's next key.
+    private func nextPage(_ response: RESTResponse, _ envelope: [String: ModelValue]?) throws -> URL? {
+        if let link = RESTAdapter.nextLink(response.header("Link"), relativeTo: response.url) { return link }
+        guard let key = adapter.configuration.pagination.nextKey, let value = envelope?[key], !value.isNull else { return nil }
+        guard case .string(let text) = value, let link = URL(string: text, relativeTo: response.url)?.absoluteURL,
+            ["http", "https"].contains(link.scheme?.lowercased() ?? "")
+        else {
+            throw adapter.invalid(
+                response, model: resource.schema.modelName, "the envelope's \"\(key)\" is \(ModelJSON.serialize(value)), not a page URL")
+        }
+        return link
+    }
+
+    /// The rows of the whole list, checked against the query (``RESTResource/verifiesResults``)
+    /// and against the total the server declared: fewer rows than it promised is
+    /// ``RESTError/Kind/incompleteList``.
     func rows() throws -> [[ModelValue]] {
         guard pages > 0 else { return [] }
+        if let total = declaredTotal {
+            var expected = max(0, total - query.offset)
+            if let limit = query.limit { expected = min(expected, limit) }
+            if collected.count < expected {
+                throw RESTError(
+                    .incompleteList, method: "GET", url: next?.url, model: resource.schema.modelName,
+                    message: "the server declared \(total) records and \(collected.count) were read in \(pages) page(s); "
+                        + "declare how its pages link (RESTPagination.nextKey, a Link header) rather than take a part for the whole")
+            }
+        }
         if resource.settings.verifiesResults { try adapter.verify(collected, predicate: predicate, query, resource) }
         if let limit = query.limit, collected.count > limit { return Array(collected.prefix(limit)) }
         return collected

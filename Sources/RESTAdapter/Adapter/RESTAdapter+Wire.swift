@@ -17,6 +17,10 @@ extension RESTAdapter {
         guard let url = URL(string: text) else {
             throw RESTError(.route, model: model, message: "\(text) is not a valid URL")
         }
+        // Anything else would wait out the deadline in the URL loading system.
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw RESTError(.route, url: url, model: model, message: "\(baseURL) is not an http or https URL; RESTAdapter speaks HTTP only")
+        }
         return url
     }
 
@@ -75,10 +79,18 @@ extension RESTAdapter {
     /// The JSON payload of a response: the configured ``RESTConfiguration/decodeResponse``
     /// hook, or the default (a 2xx status, a JSON content type, the envelope unwrapped).
     func payload(_ response: RESTResponse, _ resource: ResolvedResource, list: Bool = false) throws -> ModelValue {
-        if let decode = configuration.decodeResponse { return try decode(response) }
+        try document(response, resource, list: list).payload
+    }
+
+    /// A response's payload and, for a list in an envelope object, that object (where body
+    /// paging puts `next` and `count`).
+    func document(_ response: RESTResponse, _ resource: ResolvedResource, list: Bool = false) throws
+        -> (payload: ModelValue, envelope: [String: ModelValue]?)
+    {
+        if let decode = configuration.decodeResponse { return (try decode(response), nil) }
         let model = resource.schema.modelName
         guard (200..<300).contains(response.status) else { throw statusError(response, model: model) }
-        if response.body.isEmpty { return .null }
+        if response.body.isEmpty { return (.null, nil) }
         let type = response.header("Content-Type") ?? ""
         guard type.contains("json") else {
             throw invalid(response, model: model, "the content type is \"\(type)\", not JSON", text: Self.text(response.body))
@@ -92,11 +104,11 @@ extension RESTAdapter {
         } catch {
             throw invalid(response, model: model, "the body is not JSON: \(error)", text: Self.text(response.body))
         }
-        guard let envelope = list ? configuration.listEnvelope ?? resource.envelope : resource.envelope else { return value }
+        guard let envelope = list ? configuration.listEnvelope ?? resource.envelope : resource.envelope else { return (value, nil) }
         guard case .dictionary(let object) = value, let inner = object[envelope] else {
             throw invalid(response, model: model, "the body has no \"\(envelope)\" envelope", body: value)
         }
-        return inner
+        return (inner, object)
     }
 
     /// A row read from one JSON object of a response. With `base` (the row sent in a create

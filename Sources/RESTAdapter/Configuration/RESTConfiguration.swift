@@ -98,15 +98,30 @@ public enum RESTUpdateMethod: String, Sendable, Hashable {
     case put
 }
 
-/// How paged lists are followed.
+/// How paged lists are followed, and how a list proves it is whole.
+///
+/// A page links the next one in a `Link: <…>; rel="next"` header, or — for lists in an
+/// envelope object (``RESTConfiguration/listEnvelope``, as Django REST framework's
+/// `{"count": 25, "next": "…?page=2", "previous": null, "results": […]}`) — under
+/// ``nextKey`` in the body. A total the server declares (``totalHeader``, or ``countKey``
+/// in the envelope) is checked against the rows read: fewer is
+/// ``RESTError/Kind/incompleteList``, never a silent subset.
 public struct RESTPagination: Sendable, Hashable {
-    /// Follows `Link: <…>; rel="next"` headers.
+    /// Follows next-page links (headers and body).
     public var followsLinks = true
     /// Refuses a list with more pages than this (``RESTError/Kind/tooManyPages``) rather
     /// than return part of it.
     public var maxPages = 100
+    /// The key of the next page's URL in a list envelope (`"next"`); nil ignores the body.
+    public var nextKey: String? = "next"
+    /// The key of the list's total in a list envelope (`"count"`); nil ignores it.
+    public var countKey: String? = "count"
+    /// The response header declaring the list's total (`X-Total-Count`: every row the
+    /// query matches, before its window); nil ignores it, for servers that count otherwise.
+    public var totalHeader: String? = "X-Total-Count"
 
-    /// The defaults: follow links, at most 100 pages.
+    /// The defaults: follow links in headers and bodies, at most 100 pages, totals from
+    /// `X-Total-Count` and an envelope's `count`.
     public init(followsLinks: Bool = true, maxPages: Int = 100) {
         self.followsLinks = followsLinks
         self.maxPages = maxPages

@@ -1,13 +1,18 @@
 import Foundation
 
-/// Where bearer tokens come from. The adapter asks for ``token()`` before each request
-/// and, after a `401`, calls ``refresh(rejected:)`` once and retries with the new token.
+/// Where tokens come from. The adapter asks for ``token()`` before each request, sends
+/// `Authorization: <scheme> <token>` (``scheme``: `Bearer` by default, `Token` for Django
+/// REST framework's TokenAuthentication), and after a `401` calls ``refresh(rejected:)``
+/// once and retries with the new token.
 ///
 /// Async calls use the `async` forms. By default they run the synchronous ones on the
 /// blocking pool (a provider may block: read a keychain, fetch over the network), so a
 /// task never blocks its thread; a provider that answers at once should implement them
 /// to skip that hop, as ``StaticToken`` and ``RefreshingToken`` (for a cached token) do.
 public protocol RESTTokenProvider: Sendable {
+    /// The authentication scheme the token goes with (`"Bearer"`, `"Token"`, `"Basic"`); an
+    /// empty scheme sends the token as the whole header value.
+    var scheme: String { get }
     /// The token to send now; nil sends no `Authorization` header.
     func token() throws -> String?
     /// A new token after the server rejected `rejected`; nil gives up (the 401 is
@@ -20,6 +25,9 @@ public protocol RESTTokenProvider: Sendable {
 }
 
 extension RESTTokenProvider {
+    /// Default: `Bearer` (RFC 6750).
+    public var scheme: String { "Bearer" }
+
     /// Default: no refresh.
     public func refresh(rejected: String?) throws -> String? { nil }
 
@@ -37,9 +45,13 @@ extension RESTTokenProvider {
 /// A fixed token.
 public struct StaticToken: RESTTokenProvider {
     private let value: String
+    public let scheme: String
 
-    /// A provider that always sends `value`.
-    public init(_ value: String) { self.value = value }
+    /// A provider that always sends `value`, as `<scheme> <value>`.
+    public init(_ value: String, scheme: String = "Bearer") {
+        self.value = value
+        self.scheme = scheme
+    }
 
     public func token() throws -> String? { value }
 
@@ -55,10 +67,14 @@ public final class RefreshingToken: RESTTokenProvider {
     private let cached = Locked<String?>(nil)
     /// Held during a fetch, so one runs at a time.
     private let fetching = NSLock()
+    public let scheme: String
 
     /// A provider calling `fetch` (synchronously, on the requesting thread) when it needs
-    /// a token.
-    public init(fetch: @escaping @Sendable () throws -> String) { self.fetch = fetch }
+    /// a token, sent as `<scheme> <token>`.
+    public init(scheme: String = "Bearer", fetch: @escaping @Sendable () throws -> String) {
+        self.scheme = scheme
+        self.fetch = fetch
+    }
 
     public func token() throws -> String? {
         if let token = cached.withLock({ $0 }) { return token }

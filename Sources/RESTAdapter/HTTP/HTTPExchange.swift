@@ -58,7 +58,10 @@ struct HTTPExchange {
         let configuration = transport.configuration
         var request = current
         if credentialed {
-            if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+            if let token {
+                let scheme = configuration.tokenProvider?.scheme ?? "Bearer"
+                request.setValue(scheme.isEmpty ? token : "\(scheme) \(token)", forHTTPHeaderField: "Authorization")
+            }
             if let configure = configuration.configureRequest { try configure(&request) }
         }
         let remaining = deadline - ContinuousClock.now
@@ -100,17 +103,27 @@ struct HTTPExchange {
             if let asked = wait, ContinuousClock.now + asked > deadline { return .done(response) }  // the server asks for too long
         case .failure(let error):
             guard idempotent, attempt < policy.maxAttempts, error.kind == .transport || error.kind == .timeout else {
-                throw error
+                throw deadlineNamed(error)
             }
         }
         let delay = wait ?? backoff()
         guard ContinuousClock.now + delay < deadline else {
             switch outcome {
             case .response(let response): return .done(response)
-            case .failure(let error): throw error
+            case .failure(let error): throw deadlineNamed(error)
             }
         }
         return .wait(delay)
+    }
+
+    /// An attempt's timeout that the call's deadline cut short reports the deadline, not
+    /// the slice that was left of it ("no response within 0.13 seconds").
+    private func deadlineNamed(_ error: RESTError) -> RESTError {
+        guard error.kind == .timeout, ContinuousClock.now >= deadline - .milliseconds(5) else { return error }
+        var named = error
+        let deadline = transport.configuration.deadline
+        named.message = "the deadline of \(deadline) passed (\(attempt) attempt\(attempt == 1 ? "" : "s"))"
+        return named
     }
 
     /// Sends the request again with the refreshed `token` (after ``Step/refresh(rejected:response:)``).

@@ -43,6 +43,10 @@ public struct RESTError: Error, Sendable, CustomStringConvertible {
         /// returned wrong. Declare what the server honours with
         /// ``RESTResource/querySupport``.
         case queryIgnored
+        /// A list read fewer rows than the server declared it has (`X-Total-Count`, or a
+        /// count in the body's envelope): pages were not followed or went missing. Never
+        /// returned as a silent subset.
+        case incompleteList
     }
 
     /// What went wrong.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The plain format read back (``RESTQueryDecoder``): `key=value` is equality, a repeated
-/// key is "one of", `key<suffix>=value` a comparison, the sort parameter a sort list, and
+/// key (or, with ``Lists/joined(suffix:separator:)``, the key and suffix) is "one of", `key<suffix>=value` a comparison, the sort parameter a sort list, and
 /// the paging parameters the window. A key that is both a field and a field plus a suffix
 /// reads as the field.
 extension PlainQueryEncoder: RESTQueryDecoder {
@@ -96,11 +96,22 @@ extension PlainQueryEncoder: RESTQueryDecoder {
     {
         if let column = codec.column(forKey: name) {
             if texts.count == 1 { return .compare(column: column, .equal, try Self.value(texts[0], column: column, codec: codec, parameter: name)) }
+            guard lists == .repeatedKey else { throw RESTQueryDecodingError(parameter: name, reason: "given twice") }
             guard texts.count <= limits.listValues else {
                 throw RESTQueryDecodingError(parameter: name, reason: "more than \(limits.listValues) values")
             }
             var list: [ModelValue] = []
             for text in texts { list.append(try Self.value(text, column: column, codec: codec, parameter: name)) }
+            return .isIn(column: column, list)
+        }
+        if case .joined(let suffix, let separator) = lists, name.hasSuffix(suffix), let column = codec.column(forKey: String(name.dropLast(suffix.count))) {
+            guard texts.count == 1 else { throw RESTQueryDecodingError(parameter: name, reason: "given twice") }
+            let parts = texts[0].split(separator: separator, omittingEmptySubsequences: false)
+            guard parts.count <= limits.listValues else {
+                throw RESTQueryDecodingError(parameter: name, reason: "more than \(limits.listValues) values")
+            }
+            var list: [ModelValue] = []
+            for part in parts { list.append(try Self.value(String(part), column: column, codec: codec, parameter: name)) }
             return .isIn(column: column, list)
         }
         for (op, suffix) in operatorSuffixes.sorted(by: { $0.value.count > $1.value.count }) where name.hasSuffix(suffix) {

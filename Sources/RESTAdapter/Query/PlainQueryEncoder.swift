@@ -1,8 +1,9 @@
 import Foundation
 
 /// Query parameters in the plain style many APIs take: `key=value` for equality, a
-/// suffix per operator (`age_gt=30`), a repeated key for "one of" (`id=1&id=2`), a sort
-/// list (`sort=-age,name`) and `limit`/`offset` or `page`/`per_page`.
+/// suffix per operator (`age_gt=30`), "one of" as a repeated key (`id=1&id=2`) or a joined
+/// list (`id__in=1,2`, ``Lists``), a sort list (`sort=-age,name`) and `limit`/`offset` or
+/// `page`/`per_page`.
 ///
 /// Conditions must be an `and` of those; `or`, `not`, null tests, text matching and
 /// "not in" are refused with ``RESTQueryError``. Empty ``operatorSuffixes`` allow equality
@@ -18,28 +19,44 @@ public struct PlainQueryEncoder: RESTQueryEncoder {
         case none
     }
 
+    /// How a "one of" condition (`in`) is spelled.
+    public enum Lists: Sendable, Hashable {
+        /// The key repeated, once per value: `priority=1&priority=3` (json-server, ModelServer).
+        case repeatedKey
+        /// One parameter, the key with a suffix and the values joined:
+        /// `priority__in=1,3` (django-filter's `BaseInFilter`: `.joined(suffix: "__in", separator: ",")`).
+        /// A value holding the separator is refused.
+        case joined(suffix: String, separator: String)
+        /// None: an `in` condition is refused before anything is sent (for servers that
+        /// keep only one of repeated keys, which no result check can catch).
+        case none
+    }
+
     /// The key suffix for each operator other than equality.
     public var operatorSuffixes: [ComparisonOperator: String]
+    /// How "one of" is spelled.
+    public var lists: Lists
     /// The sort parameter (`"sort"`); nil refuses ordered queries.
     public var sortParameter: String?
     /// How limit and offset are sent.
     public var paging: Paging
 
-    /// An encoder; by default `_ne`, `_lt`, `_lte`, `_gt`, `_gte` suffixes, `sort`, and
-    /// `limit`/`offset`.
+    /// An encoder; by default `_ne`, `_lt`, `_lte`, `_gt`, `_gte` suffixes, `sort`,
+    /// `limit`/`offset`, and repeated keys for lists.
     public init(
         operatorSuffixes: [ComparisonOperator: String] = [
             .notEqual: "_ne", .less: "_lt", .lessOrEqual: "_lte", .greater: "_gt", .greaterOrEqual: "_gte",
         ],
-        sortParameter: String? = "sort", paging: Paging = .limitOffset(limit: "limit", offset: "offset")
+        sortParameter: String? = "sort", paging: Paging = .limitOffset(limit: "limit", offset: "offset"), lists: Lists = .repeatedKey
     ) {
         self.operatorSuffixes = operatorSuffixes
+        self.lists = lists
         self.sortParameter = sortParameter
         self.paging = paging
     }
 
     /// Equality only (`?age=30`), no order, no paging.
-    public static let equalityOnly = PlainQueryEncoder(operatorSuffixes: [:], sortParameter: nil, paging: .none)
+    public static let equalityOnly = PlainQueryEncoder(operatorSuffixes: [:], sortParameter: nil, paging: .none, lists: .none)
 
     public func encode(_ query: RESTListQuery) throws(RESTQueryError) -> [URLQueryItem] {
         var items: [URLQueryItem] = []
@@ -76,10 +93,25 @@ public struct PlainQueryEncoder: RESTQueryEncoder {
             case .isIn(let column, let values):
                 let key = try query.key(for: column)
                 guard !values.isEmpty else { throw RESTQueryError(part: "\(query.name(column)) in []", reason: "an empty list has no plain form") }
-                guard !reserved.contains(key), used.insert(key).inserted else {
-                    throw RESTQueryError(part: "two conditions on \(key)", reason: "plain parameters hold one condition per key")
+                switch lists {
+                case .none:
+                    throw RESTQueryError(part: "\(query.name(column)) in [...]", reason: "this encoder declares no spelling for lists")
+                case .joined(let suffix, let separator):
+                    var texts: [String] = []
+                    for value in values {
+                        let text = try query.text(value, column: column)
+                        guard !text.contains(separator) else {
+                            throw RESTQueryError(part: "\(query.name(column)) in [\(text)]", reason: "a value holds the list separator \"\(separator)\"")
+                        }
+                        texts.append(text)
+                    }
+                    try add(key + suffix, texts.joined(separator: separator))
+                case .repeatedKey:
+                    guard !reserved.contains(key), used.insert(key).inserted else {
+                        throw RESTQueryError(part: "two conditions on \(key)", reason: "plain parameters hold one condition per key")
+                    }
+                    for value in values { items.append(URLQueryItem(name: key, value: try query.text(value, column: column))) }
                 }
-                for value in values { items.append(URLQueryItem(name: key, value: try query.text(value, column: column))) }
             case .or: throw RESTQueryError(part: "or", reason: "plain parameters combine conditions with and only")
             case .not: throw RESTQueryError(part: "not", reason: "plain parameters have no negation")
             case .isNull(let column), .isNotNull(let column):

@@ -24,7 +24,8 @@ extension RESTAdapter {
     /// that ignored a parameter returns every row, unsorted; that is an error, never a result.
     ///
     /// Text is compared the way servers collate it as well as exactly: rows in
-    /// case-insensitive order pass a sort on a text column.
+    /// case-insensitive order pass a sort on a text column. Nulls may come first or last
+    /// (one placement for the whole list), as the server's database puts them.
     func verify(_ rows: [[ModelValue]], predicate: QueryPredicate?, _ query: StoreQuery, _ resource: ResolvedResource) throws {
         let schema = resource.schema
         func ignored(_ part: String, _ detail: String) -> RESTError {
@@ -39,7 +40,10 @@ extension RESTAdapter {
             }
         }
         if !query.sort.isEmpty {
-            for k in rows.indices.dropFirst() where !inOrder(rows[k - 1], rows[k], query.sort) {
+            // Nulls sort as the smallest value (SQLite, MySQL) or the largest (PostgreSQL,
+            // Oracle): either is the server's own correct answer.
+            let nullsLargest = rows.indices.dropFirst().contains { !inOrder(rows[$0 - 1], rows[$0], query.sort, nullsLargest: false) }
+            for k in rows.indices.dropFirst() where !inOrder(rows[k - 1], rows[k], query.sort, nullsLargest: nullsLargest) {
                 let names = query.sort.map { ($0.ascending ? "" : "-") + schema.columns[$0.column].name }.joined(separator: ",")
                 throw ignored("the sort order", "\(schema.modelName) \(rows[k][0]) comes after \(rows[k - 1][0]) against sort \(names)")
             }
@@ -49,10 +53,14 @@ extension RESTAdapter {
         }
     }
 
-    /// Whether `a` may come before `b` under `keys`.
-    private func inOrder(_ a: [ModelValue], _ b: [ModelValue], _ keys: [SortKey]) -> Bool {
+    /// Whether `a` may come before `b` under `keys`, nulls sorting as the smallest value or,
+    /// with `nullsLargest`, the largest.
+    private func inOrder(_ a: [ModelValue], _ b: [ModelValue], _ keys: [SortKey], nullsLargest: Bool) -> Bool {
         for key in keys {
             var result = a[key.column].sortCompare(to: b[key.column])
+            if nullsLargest, a[key.column].isNull != b[key.column].isNull {
+                result = a[key.column].isNull ? .orderedDescending : .orderedAscending
+            }
             if case .string(let x) = a[key.column], case .string(let y) = b[key.column], result != .orderedSame {
                 let folded = x.compare(y, options: [.caseInsensitive, .diacriticInsensitive])
                 // Either collation is accepted: the order is wrong only if it is wrong under both.

@@ -64,7 +64,9 @@ public final class RESTSync: Sendable {
     /// unpushed change; a record with an unpushed change that differs is a conflict in the
     /// report). With `deletingMissing`, local records the server no longer has — and that
     /// have no unpushed change — are deleted (use with a query that selects everything it
-    /// should keep).
+    /// should keep); only after a list whose total the server declared and the pull read
+    /// in full (``RESTPagination``), else ``RESTError/Kind/incompleteList`` and nothing is
+    /// merged — a part of the list is never taken for the whole.
     ///
     /// - Throws: ``RESTError`` from the server (nothing is merged then); ``StoreError``
     ///   `.invalidRequest` for ``MergePolicy/newestWins`` on a model without `updated_at`.
@@ -82,7 +84,13 @@ public final class RESTSync: Sendable {
         }
         try track(M.self)
         return try running.withLock { _ in
-            let remoteRows = try remote.fetch(StoreQuery(schema: schema, predicate: predicate))
+            let (remoteRows, complete) = try remote.fetchProvingCompleteness(StoreQuery(schema: schema, predicate: predicate))
+            if deletingMissing, !complete {
+                throw RESTError(
+                    .incompleteList, method: "GET", model: schema.modelName,
+                    message: "deletingMissing deletes only after a pull that provably read every record, and the server declared "
+                        + "no total for this list (X-Total-Count, or a count in its envelope: RESTPagination); nothing was merged")
+            }
             let local = store.local
             let journal = store.journal
             var report = SyncReport()

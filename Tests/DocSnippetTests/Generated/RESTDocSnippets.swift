@@ -34,21 +34,21 @@ func RESTDoc_connect(to base: URL) -> RESTAdapter {
     return api
 }
 
-// Docs/REST.md, snippet 2 (line 84)
+// Docs/REST.md, snippet 2 (line 95)
 func RESTDoc_listQuery(_ items: [URLQueryItem]) throws -> RESTListQuery {
     var limits = RESTQueryLimits()
     limits.pageSize = 200                       // `limit=500` is refused, not capped
     return try PlainQueryEncoder().decode(items, codec: try RowJSONCodec.codec(for: RESTDoc_Todo.schema), limits: limits)
 }
 
-// Docs/REST.md, snippet 3 (line 176)
+// Docs/REST.md, snippet 3 (line 189)
 final class RESTDoc_Note: Model {
     @Column var title: String = ""
     @Column var updatedAt: Date?
     init() {}
 }
 
-// Docs/REST.md, snippet 4 (line 241)
+// Docs/REST.md, snippet 4 (line 257)
 final class RESTDoc_Todo: Model {
     typealias IDValue = UUID
     @Column var title: String = ""
@@ -58,7 +58,7 @@ final class RESTDoc_Todo: Model {
     init() {}
 }
 
-// Docs/REST.md, snippet 4 (line 241)
+// Docs/REST.md, snippet 4 (line 257)
 func RESTDoc_todoAPI(token: String) -> RESTAdapter {
     var configuration = RESTConfiguration()
     configuration.tokenProvider = StaticToken(token)
@@ -76,7 +76,31 @@ func RESTDoc_todoAPI(token: String) -> RESTAdapter {
     return api
 }
 
-// Docs/REST.md, snippet 5 (line 323)
+// Docs/REST.md, snippet 5 (line 354)
+final class RESTDoc_Task: Model {
+    @Column var title: String = ""
+    @Column var priority: Int = 0
+    @Column var createdAt: Date?
+    init() {}
+}
+
+// Docs/REST.md, snippet 5 (line 354)
+func RESTDoc_djangoAPI(token: String) -> RESTAdapter {
+    var configuration = RESTConfiguration()
+    configuration.tokenProvider = StaticToken(token, scheme: "Token")  // Authorization: Token …
+    configuration.listEnvelope = "results"                  // {"count", "next", "previous", "results"}
+    configuration.queryEncoder = PlainQueryEncoder(
+        operatorSuffixes: [.less: "__lt", .lessOrEqual: "__lte", .greater: "__gt", .greaterOrEqual: "__gte"],
+        sortParameter: "ordering", paging: .none,          // pages come from the body's "next"
+        lists: .joined(suffix: "__in", separator: ","))    // a BaseInFilter: priority__in=1,3
+    let api = RESTAdapter(baseURL: URL(string: "https://tasks.example.com/api")!, configuration: configuration)
+    api.register(RESTDoc_Task.self, RESTResource(
+        collectionPath: "tasks/", instancePath: "tasks/:id/",  // Django's slashes (a slash-less write is a 301, re-sent)
+        idAssignment: .server, readOnlyColumns: ["created_at"]))
+    return api
+}
+
+// Docs/REST.md, snippet 6 (line 390)
 final class RESTDoc_GameScore: Model {
     typealias IDValue = String
     @Column var playerName: String = ""
@@ -88,7 +112,7 @@ final class RESTDoc_GameScore: Model {
     static var jsonMapping: JSONMapping<RESTDoc_GameScore> { JSONMapping(keyCase: .lowerCamelCase).key("objectId", for: "id") }
 }
 
-// Docs/REST.md, snippet 5 (line 323)
+// Docs/REST.md, snippet 6 (line 390)
 func RESTDoc_parseAPI(appID: String) -> RESTAdapter {
     var configuration = RESTConfiguration()
     configuration.headers["X-Parse-Application-Id"] = appID
@@ -100,7 +124,7 @@ func RESTDoc_parseAPI(appID: String) -> RESTAdapter {
     return api
 }
 
-// Docs/REST.md, snippet 6 (line 360)
+// Docs/REST.md, snippet 7 (line 427)
 func RESTDoc_flakyServer() throws -> RESTTestServer {
     let server = try RESTTestServer(options: .init(pageSize: 50))
     server.inject(.status(503, retryAfter: "1"))        // the next request
@@ -128,13 +152,13 @@ extension RESTDoc {
 
     }
 
-    /// Docs/REST.md, snippet 2 (line 84).
+    /// Docs/REST.md, snippet 2 (line 95).
     static func snippet2(_ context: Context) throws {
         _ = context
 
     }
 
-    /// Docs/REST.md, snippet 3 (line 176).
+    /// Docs/REST.md, snippet 3 (line 189).
     static func snippet3(_ context: Context) throws {
 
 
@@ -151,22 +175,29 @@ extension RESTDoc {
         show(server, sync, pulled, draft, pushed)
     }
 
-    /// Docs/REST.md, snippet 4 (line 241).
+    /// Docs/REST.md, snippet 4 (line 257).
     static func snippet4(_ context: Context) throws {
         _ = context
 
 
     }
 
-    /// Docs/REST.md, snippet 5 (line 323).
+    /// Docs/REST.md, snippet 5 (line 354).
     static func snippet5(_ context: Context) throws {
         _ = context
 
 
     }
 
-    /// Docs/REST.md, snippet 6 (line 360).
+    /// Docs/REST.md, snippet 6 (line 390).
     static func snippet6(_ context: Context) throws {
+        _ = context
+
+
+    }
+
+    /// Docs/REST.md, snippet 7 (line 427).
+    static func snippet7(_ context: Context) throws {
         _ = context
 
     }
@@ -179,4 +210,5 @@ extension RESTDoc {
     @Test func snippet4() throws { try privately { try RESTDoc.withContext { try RESTDoc.snippet4($0) } } }
     @Test func snippet5() throws { try privately { try RESTDoc.withContext { try RESTDoc.snippet5($0) } } }
     @Test func snippet6() throws { try privately { try RESTDoc.withContext { try RESTDoc.snippet6($0) } } }
+    @Test func snippet7() throws { try privately { try RESTDoc.withContext { try RESTDoc.snippet7($0) } } }
 }
