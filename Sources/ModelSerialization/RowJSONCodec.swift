@@ -52,6 +52,13 @@ public struct RowJSONCodec: Sendable {
         return plan.columns[planned].key
     }
 
+    /// Whether the mapping reads the column at `column` through a transformer (whose JSON
+    /// form may be of any kind).
+    public func hasTransformer(forColumn column: Int) -> Bool {
+        guard column >= 0, column < plannedBySlot.count, let planned = plannedBySlot[column] else { return false }
+        return plan.columns[planned].transformer != nil
+    }
+
     /// The row index of the column written under `key`.
     public func column(forKey key: String) -> Int? {
         plan.columnByKey[key].map { plan.columns[$0].slot }

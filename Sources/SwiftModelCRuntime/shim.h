@@ -1,5 +1,5 @@
 // The one entry point of the Swift runtime SwiftModel calls directly (see
-// Sources/ModelCore/Model/WeakRecord.swift). Declared here, with the C calling convention
+// Sources/ModelCore/Support/WeakReferences.swift). Declared here, with the C calling convention
 // the runtime defines it with, because Swift reserves the name to the compiler.
 #ifndef SWIFTMODEL_C_RUNTIME_H
 #define SWIFTMODEL_C_RUNTIME_H

@@ -9,6 +9,10 @@ import Testing
     @Test(arguments: [
         (#"{"title":"x""#, 400, "malformed_json"), ("[1,2]", 422, "not_an_object"), ("", 400, "empty_body"),
         (#"{"title":"x","colour":"red"}"#, 422, "unknown_key"), (#"{"title":"x","priority":"high"}"#, 422, "wrong_type"),
+        // A JSON value of another kind is refused, never cast: not "5", not true from "true".
+        (#"{"title":5}"#, 422, "wrong_type"), (#"{"title":"x","done":"true"}"#, 422, "wrong_type"),
+        (#"{"title":"x","done":1}"#, 422, "wrong_type"), (#"{"title":"x","priority":"3"}"#, 422, "wrong_type"),
+        (#"{"title":"x","priority":2.5}"#, 422, "wrong_type"), (#"{"title":["x"]}"#, 422, "wrong_type"),
     ])
     func badBodiesAreTyped4xxs(body: String, status: Int, code: String) async throws {
         let fixture = try ServerFixture()

@@ -59,6 +59,10 @@ struct BodyReader {
                 problems[key, default: []].append("is not a field of \(codec.schema.modelName)")
                 continue
             }
+            if let expected = Self.mismatch(raw, codec.schema.columns[column].type), !codec.hasTransformer(forColumn: column) {
+                problems[key, default: []].append("must be \(expected), not \(ModelJSON.serialize(raw))")
+                continue
+            }
             do {
                 values[column] = raw.isNull ? .null : try codec.value(fromJSON: raw, forColumn: column)
             } catch {
@@ -74,6 +78,22 @@ struct BodyReader {
                 fields: problems)
         }
         return values
+    }
+
+    /// What a body's JSON value must be for a column of `type`, when it is not: a string
+    /// column takes a JSON string (`{"title": 5}` is refused, not stored as "5"), a boolean
+    /// column `true`/`false`, an integer column an integer, a number column a number. Other
+    /// types (dates, UUIDs, data, arrays) are read by the mapping's casting.
+    private static func mismatch(_ raw: ModelValue, _ type: ColumnType) -> String? {
+        switch (type, raw) {
+        case (_, .null): nil
+        case (.string, .string), (.text, .string), (.bool, .bool), (.int, .int), (.double, .int), (.double, .double): nil
+        case (.string, _), (.text, _): "a string"
+        case (.bool, _): "true or false"
+        case (.int, _): "an integer"
+        case (.double, _): "a number"
+        default: nil
+        }
     }
 
     private static func reason(_ error: SerializationError) -> String {

@@ -7,7 +7,7 @@ import Foundation
 import SQLiteAdapter
 import Testing
 
-// Docs/Concurrency.md, snippet 1 (line 20)
+// Docs/Concurrency.md, snippet 1 (line 24)
 final class ConcurrencyDoc_Book: Model {
     @Column var title = ""
     @Column var pages = 0
@@ -15,14 +15,14 @@ final class ConcurrencyDoc_Book: Model {
     init() {}
 }
 
-// Docs/Concurrency.md, snippet 1 (line 20)
+// Docs/Concurrency.md, snippet 1 (line 24)
 final class ConcurrencyDoc_Shelf: Model {
     @Column var name = ""
     @HasMany var books: Children<ConcurrencyDoc_Book>
     init() {}
 }
 
-// Docs/Concurrency.md, snippet 1 (line 20)
+// Docs/Concurrency.md, snippet 1 (line 24)
 @MainActor final class ConcurrencyDoc_ShelfScreen {
     var titles: [String] = []
     var longest: String?
@@ -36,7 +36,7 @@ final class ConcurrencyDoc_Shelf: Model {
     }
 }
 
-// Docs/Concurrency.md, snippet 2 (line 76)
+// Docs/Concurrency.md, snippet 2 (line 80)
 @MainActor final class ConcurrencyDoc_BookEditor {
     var book = ConcurrencyDoc_Book()
     var error: String?
@@ -55,20 +55,20 @@ final class ConcurrencyDoc_Shelf: Model {
     }
 }
 
-// Docs/Concurrency.md, snippet 3 (line 115)
+// Docs/Concurrency.md, snippet 3 (line 119)
 final class ConcurrencyDoc_Order: Model {
     @Column var customer = ""
     init() {}
 }
 
-// Docs/Concurrency.md, snippet 3 (line 115)
+// Docs/Concurrency.md, snippet 3 (line 119)
 final class ConcurrencyDoc_Seat: Model {
     @Column var row = ""
     @Column var orderID: Int64?
     init() {}
 }
 
-// Docs/Concurrency.md, snippet 3 (line 115)
+// Docs/Concurrency.md, snippet 3 (line 119)
 func ConcurrencyDoc_reserve(_ seat: ConcurrencyDoc_Seat, for order: ConcurrencyDoc_Order, in store: any PersistenceAdapter) throws {
     try store.transaction { tx in
         try order.save()
@@ -80,14 +80,14 @@ func ConcurrencyDoc_reserve(_ seat: ConcurrencyDoc_Seat, for order: ConcurrencyD
     }
 }
 
-// Docs/Concurrency.md, snippet 4 (line 148)
+// Docs/Concurrency.md, snippet 4 (line 152)
 final class ConcurrencyDoc_Account: Model {
     @Column var owner = ""
     @Column var balance = 0
     init() {}
 }
 
-// Docs/Concurrency.md, snippet 4 (line 148)
+// Docs/Concurrency.md, snippet 4 (line 152)
 func ConcurrencyDoc_transfer(_ amount: Int, from fromID: Int64, to toID: Int64, in store: any PersistenceAdapter) async throws {
     try await store.transaction { _ in
         guard let from = try await ConcurrencyDoc_Account.find(fromID, in: store), let to = try await ConcurrencyDoc_Account.find(toID, in: store) else {
@@ -100,7 +100,7 @@ func ConcurrencyDoc_transfer(_ amount: Int, from fromID: Int64, to toID: Int64, 
     }
 }
 
-// Docs/Concurrency.md, snippet 5 (line 178)
+// Docs/Concurrency.md, snippet 5 (line 182)
 @MainActor final class ConcurrencyDoc_Checkout {
     var cart: [ConcurrencyDoc_Account] = []
 
@@ -116,7 +116,7 @@ func ConcurrencyDoc_transfer(_ amount: Int, from fromID: Int64, to toID: Int64, 
     }
 }
 
-// Docs/Concurrency.md, snippet 6 (line 211)
+// Docs/Concurrency.md, snippet 6 (line 215)
 @MainActor final class ConcurrencyDoc_ShelfList {
     var books: [ConcurrencyDoc_Book] = []
     var longCount = 0
@@ -134,7 +134,7 @@ func ConcurrencyDoc_transfer(_ amount: Int, from fromID: Int64, to toID: Int64, 
     }
 }
 
-// Docs/Concurrency.md, snippet 8 (line 308)
+// Docs/Concurrency.md, snippet 8 (line 313)
 func ConcurrencyDoc_countLongBooks() async throws -> Int {
     // A detached task gets a Sendable result (a count), never the records themselves.
     let task = Task.detached { try await ConcurrencyDoc_Book.query().where(\.pages > 300).count() }
@@ -151,42 +151,42 @@ enum ConcurrencyDoc {
 }
 
 extension ConcurrencyDoc {
-    /// Docs/Concurrency.md, snippet 1 (line 20).
+    /// Docs/Concurrency.md, snippet 1 (line 24).
     static func snippet1(_ context: Context) throws {
         _ = context
 
 
     }
 
-    /// Docs/Concurrency.md, snippet 2 (line 76).
+    /// Docs/Concurrency.md, snippet 2 (line 80).
     static func snippet2(_ context: Context) throws {
         _ = context
     }
 
-    /// Docs/Concurrency.md, snippet 3 (line 115).
+    /// Docs/Concurrency.md, snippet 3 (line 119).
     static func snippet3(_ context: Context) throws {
         _ = context
 
 
     }
 
-    /// Docs/Concurrency.md, snippet 4 (line 148).
+    /// Docs/Concurrency.md, snippet 4 (line 152).
     static func snippet4(_ context: Context) throws {
         _ = context
 
     }
 
-    /// Docs/Concurrency.md, snippet 5 (line 178).
+    /// Docs/Concurrency.md, snippet 5 (line 182).
     static func snippet5(_ context: Context) throws {
         _ = context
     }
 
-    /// Docs/Concurrency.md, snippet 6 (line 211).
+    /// Docs/Concurrency.md, snippet 6 (line 215).
     static func snippet6(_ context: Context) throws {
         _ = context
     }
 
-    /// Docs/Concurrency.md, snippet 8 (line 308).
+    /// Docs/Concurrency.md, snippet 8 (line 313).
     static func snippet8(_ context: Context) throws {
         _ = context
     }

@@ -30,7 +30,7 @@ final class ServerDoc_TodoItem: Model {
     init() {}
 }
 
-// Docs/Server.md, snippet 3 (line 141)
+// Docs/Server.md, snippet 3 (line 144)
 func ServerDoc_userID(_ header: String) -> Int64? { header.hasPrefix("Bearer ") ? Int64(header.dropFirst(7)) : nil }
 
 extension ServerDoc {
@@ -59,7 +59,7 @@ extension ServerDoc {
         show(page)
     }
 
-    /// Docs/Server.md, snippet 3 (line 141).
+    /// Docs/Server.md, snippet 3 (line 144).
     static func snippet3(_ context: Context) throws {
         /// The user a bearer token names (a real server checks a signature).
 
@@ -76,7 +76,7 @@ extension ServerDoc {
         show(configuration, scoped)
     }
 
-    /// Docs/Server.md, snippet 4 (line 210).
+    /// Docs/Server.md, snippet 4 (line 213).
     static func snippet4(_ context: Context) async throws {
         let api = RESTAdapter(baseURL: URL(fileURLWithPath: "/").deletingLastPathComponent())  // your server's URL
         show(api.register(ServerDoc_TodoItem.self, RESTResource(nestedUnder: "todo")))       // the server's declaration
