@@ -6,6 +6,8 @@
 #   Scripts/server-load.sh [SECONDS] [CONNECTIONS] [ROUNDS]   (defaults: 10 s, 256, 3 rounds)
 #
 # Needs SWIFTMODEL_POSTGRES_URL (Scripts/postgres-cluster.sh start prints it) and wrk.
+# SERVER_LOAD_CONFIGURATION=debug builds both servers in debug: a smoke run that checks the
+# routes and the script (CI), whose figures say nothing of speed; the default is release.
 # Routes: GET /todos/:id (random ids), GET /todos?done=false&limit=20, POST /todos.
 # Both servers run from the start (an idle one costs nothing); each round runs every route
 # against one and then the other, the first alternating between rounds, and every run
@@ -19,24 +21,29 @@ duration=${1:-10}
 connections=${2:-256}
 rounds=${3:-3}
 rows=${SERVER_LOAD_ROWS:-10000}
+configuration=${SERVER_LOAD_CONFIGURATION:-release}
+case $configuration in release | debug) ;; *) echo "SERVER_LOAD_CONFIGURATION is release or debug" >&2; exit 2 ;; esac
 : "${SWIFTMODEL_POSTGRES_URL:?set SWIFTMODEL_POSTGRES_URL (Scripts/postgres-cluster.sh start)}"
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
 
-# build DIR ARGS…: a release build; a failed one stops the run (never a stale binary).
+# build DIR ARGS…: a build in $configuration; a failed one stops the run (never a stale binary).
 build() {
   local log
   log=$(mktemp)
-  if ! (cd "$1" && swift build -c release "${@:2}") >"$log" 2>&1; then
+  if ! (cd "$1" && swift build -c "$configuration" "${@:2}") >"$log" 2>&1; then
     cat "$log" >&2
-    echo "error: the release build in $1 failed" >&2
+    echo "error: the $configuration build in $1 failed" >&2
+    rm -f "$log"
     exit 1
   fi
   grep -E "^Build" "$log" || true
+  rm -f "$log"
 }
 build Integrations/HummingbirdServer --product TodoServer
 build Benchmarks/ServerLoad
-todo_server=Integrations/HummingbirdServer/.build/release/TodoServer
-hand_server=Benchmarks/ServerLoad/.build/release/HandWrittenTodoServer
+todo_server=Integrations/HummingbirdServer/.build/$configuration/TodoServer
+hand_server=Benchmarks/ServerLoad/.build/$configuration/HandWrittenTodoServer
+[ "$configuration" = release ] || echo "server-load: $configuration builds: a smoke run; the ratios below say nothing of speed"
 
 # A database of its own, dropped at the end.
 # The servers take a URL; the cluster script gives keyword=value conninfo.

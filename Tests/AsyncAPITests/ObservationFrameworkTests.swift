@@ -9,11 +9,18 @@ final class Quiet: Model {
     init() {}
 }
 
+/// Each test with observation on for its own task (the default on platforms with SwiftUI),
+/// leaving the process's setting alone for the suites running beside it.
+struct ObservationOn: TestTrait, SuiteTrait, TestScoping {
+    var isRecursive: Bool { true }
+    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        try await ModelObservation.using(enabled: true) { try await function() }
+    }
+}
+
 /// Models are `Observable`: `withObservationTracking` (what SwiftUI uses) sees their
 /// changes, record by record, with no code in the model.
-@Suite(.serialized) struct ObservationFrameworkTests {
-    init() { ModelObservation.isEnabled = true }  // the default on platforms with SwiftUI
-
+@Suite(ObservationOn()) struct ObservationFrameworkTests {
     /// Tracks `read`; returns how many times a change fired since.
     func track(_ read: () -> Void) -> Tally {
         let fired = Tally()
@@ -61,11 +68,13 @@ final class Quiet: Model {
         let fired = track { _ = quiet.name }
         quiet.name = "x"
         #expect(fired.value == 0)
-        ModelObservation.isEnabled = false
-        defer { ModelObservation.isEnabled = true }
-        let shelf = Shelf()
-        let off = track { _ = shelf.name }
-        shelf.name = "x"
-        #expect(off.value == 0)
+        let processWide = ModelObservation.isEnabled
+        ModelObservation.using(enabled: false) {
+            let shelf = Shelf()
+            let off = track { _ = shelf.name }
+            shelf.name = "x"
+            #expect(off.value == 0)
+        }
+        #expect(ModelObservation.isEnabled == processWide, "the scope ended with its body")
     }
 }

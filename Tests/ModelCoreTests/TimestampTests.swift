@@ -67,16 +67,16 @@ struct TimestampTests {
 /// reabstraction thunks, so the thousandth `now()` ran through 2,000 of them (a server's
 /// saves got slower for as long as it ran).
 @Test func readingTheClockDoesNotWrapItAgain() {
-    let depths = Locked<[Int]>([])
-    let reader = pthread_self()
-    ModelClock.set {
-        // Only this test's reads: tests running beside it save timestamped records too.
-        if pthread_equal(pthread_self(), reader) != 0 { depths.withLock { $0.append(Thread.callStackReturnAddresses.count) } }
-        return Date()
+    // A private process-wide clock: tests running beside this one keep the process's.
+    ModelClock.withPrivateSettings {
+        let depths = Locked<[Int]>([])
+        ModelClock.set {
+            depths.withLock { $0.append(Thread.callStackReturnAddresses.count) }
+            return Date()
+        }
+        for _ in 0..<1_000 { _ = ModelClock.now() }
+        let seen = depths.withLock { $0 }
+        #expect(seen.count == 1_000)
+        #expect(seen.first == seen.last, "stack depth at the first and last read: \(seen.first ?? 0), \(seen.last ?? 0)")
     }
-    defer { ModelClock.set(nil) }
-    for _ in 0..<1_000 { _ = ModelClock.now() }
-    let seen = depths.withLock { $0 }
-    #expect(seen.count == 1_000)
-    #expect(seen.first == seen.last, "stack depth at the first and last read: \(seen.first ?? 0), \(seen.last ?? 0)")
 }

@@ -4,6 +4,10 @@ import RESTTestServer
 import TestSupport
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Async calls on RESTAdapter: they await the adapter's own async operations (no
 /// blocking-pool thread per request), bounded by `maxConcurrentRequests`, with the same
 /// requests, answers, headers and tokens as the synchronous calls.
@@ -28,19 +32,23 @@ import Testing
     @Test func asyncRequestsDoNotWaitForBlockingPoolThreads() async throws {
         let f = try RESTFixture()
         f.server.seed("companies", [["name": "Acme"]])
-        // Every request is held at the server until all 16 are there: on the blocking pool,
-        // at most its threads would ever be in flight together. The tasks share one thread.
+        // Every request is held at the server until all are there: on the blocking pool, at
+        // most its threads (one per core) would ever be in flight together, so ask for more
+        // than it has on this machine. The tasks share one thread.
+        let count = max(16, BlockingPool.shared.threadCount + 4)
+        let settings = URLSessionConfiguration.ephemeral
+        settings.httpMaximumConnectionsPerHost = count
+        let adapter = RESTAdapter(baseURL: f.server.baseURL, configuration: f.adapter.configuration, session: URLSession(configuration: settings))
         let release = FaultRelease()
-        f.server.inject(.hold(release), method: "GET", times: 16)
+        f.server.inject(.hold(release), method: "GET", times: count)
         f.server.resetPeakConcurrency()
-        let adapter = f.adapter
         try await offThePool { executor in
-            let finds = Task(executorPreference: executor) { try await concurrentFinds(16, adapter) }
-            try await waitForPeak(16, f.server)
-            #expect(f.server.peakConcurrency == 16, "all 16 requests were in flight at once")
-            #expect(BlockingPool.shared.threadCount < 16)
+            let finds = Task(executorPreference: executor) { try await concurrentFinds(count, adapter) }
+            try await waitForPeak(count, f.server)
+            #expect(f.server.peakConcurrency == count, "all \(count) requests were in flight at once")
+            #expect(BlockingPool.shared.threadCount < count)
             release.release()
-            #expect(try await finds.value == Array(repeating: "Acme", count: 16))
+            #expect(try await finds.value == Array(repeating: "Acme", count: count))
         }
     }
 

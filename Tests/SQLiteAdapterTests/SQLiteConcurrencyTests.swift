@@ -13,11 +13,14 @@ import Testing
             let release = DispatchSemaphore(value: 0)
             let writerDone = DispatchSemaphore(value: 0)
             let failure = Locked<String?>(nil)
+            let writerSaw = Locked<Int?>(nil)
             DispatchQueue.global().async {
                 do {
                     try store.withTransaction {
                         for k in 0..<50 { try MemoV1.create(["title": .string("w\(k)")], in: store) }
-                        #expect(try MemoV1.count(in: store) == 50)  // the writer sees its own rows
+                        // Recorded here and checked on the test's thread (an #expect on a
+                        // dispatch thread has no test to report to).
+                        writerSaw.withLock { $0 = try? MemoV1.count(in: store) }
                         inside.signal()
                         release.wait()
                     }
@@ -33,6 +36,7 @@ import Testing
             release.signal()
             writerDone.wait()
             #expect(failure.withLock { $0 } == nil)
+            #expect(writerSaw.withLock { $0 } == 50, "the writer sees its own rows")
             #expect(try MemoV1.count(in: store) == 50)
         }
     }

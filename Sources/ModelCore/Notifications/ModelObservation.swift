@@ -24,17 +24,50 @@ import Synchronization
 /// platforms) and off elsewhere (Linux servers): set ``isEnabled`` to change that. Opt a
 /// model out with `static var isObservable: Bool { false }`.
 public enum ModelObservation {
+    /// Bit 0: the process-wide setting. The rest: twice the number of scoped settings
+    /// bound anywhere (``using(enabled:_:)``), so while none is, a read is one load.
     #if canImport(SwiftUI)
-        @usableFromInline static let enabled = Atomic<Bool>(true)
+        @usableFromInline static let state = Atomic<Int>(1)
     #else
-        @usableFromInline static let enabled = Atomic<Bool>(false)
+        @usableFromInline static let state = Atomic<Int>(0)
     #endif
+    @TaskLocal private static var scoped: Bool?
 
     /// Whether property reads register with Observation: `true` by default on platforms
     /// with SwiftUI, `false` elsewhere. Set it at startup. Turning it off stops new
     /// registrations; records already registered still notify.
     public static var isEnabled: Bool {
-        @inlinable get { enabled.load(ordering: .relaxed) }
-        set { enabled.store(newValue, ordering: .relaxed) }
+        @inlinable get {
+            let state = state.load(ordering: .relaxed)
+            return state < 2 ? state == 1 : scopedSetting(processWide: state & 1 == 1)
+        }
+        set {
+            if newValue { state.bitwiseOr(1, ordering: .relaxed) } else { state.bitwiseAnd(~1, ordering: .relaxed) }
+        }
+    }
+
+    /// The setting of the current task's private scope, else the process's.
+    @usableFromInline static func scopedSetting(processWide: Bool) -> Bool { scoped ?? processWide }
+
+    /// Runs `body` with ``isEnabled`` as `enabled` for the current task and the tasks it
+    /// starts (task-local, as ``ModelClock/using(_:_:)``), whatever the process's setting:
+    /// for tests, which run in parallel, and for work that should not register.
+    ///
+    /// ```swift
+    /// try ModelObservation.using(enabled: false) { try importEverything() }
+    /// ```
+    @discardableResult
+    public static func using<R>(enabled: Bool, _ body: () throws -> R) rethrows -> R {
+        state.add(2, ordering: .relaxed)
+        defer { state.subtract(2, ordering: .relaxed) }
+        return try $scoped.withValue(enabled, operation: body)
+    }
+
+    /// ``using(enabled:_:)`` for an async body.
+    @discardableResult
+    nonisolated(nonsending) public static func using<R>(enabled: Bool, _ body: () async throws -> R) async rethrows -> R {
+        state.add(2, ordering: .relaxed)
+        defer { state.subtract(2, ordering: .relaxed) }
+        return try await $scoped.withValue(enabled, operation: body)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The clock that stamps `created_at` and `updated_at`.
 ///
@@ -17,7 +18,15 @@ public enum ModelClock {
         var now: @Sendable () -> Date
     }
 
-    private static let global = Locked(Clock(now: { Date() }))
+    private static let processClock = Locked(Clock(now: { Date() }))
+    /// A task's private process-wide clock (``withPrivateSettings(_:)``), read only while
+    /// one is bound somewhere.
+    @TaskLocal private static var privateClock: Locked<Clock>?
+    private static let privateScopes = Atomic<Int>(0)
+    private static var global: Locked<Clock> {
+        if privateScopes.load(ordering: .relaxed) == 0 { return processClock }
+        return privateClock ?? processClock
+    }
     @TaskLocal private static var scoped: (@Sendable () -> Date)?
 
     /// The current time according to the active clock.
@@ -26,6 +35,15 @@ public enum ModelClock {
     /// Replaces the process-wide clock (`nil` restores the system clock).
     public static func set(_ clock: (@Sendable () -> Date)?) {
         global.withLock { $0.now = clock ?? { Date() } }
+    }
+
+    /// Runs `body` with a private process-wide clock (the system clock to begin with): what
+    /// ``set(_:)`` sets inside it stays inside it and the tasks it starts. For tests, which
+    /// run in parallel.
+    package static func withPrivateSettings<R>(_ body: () throws -> R) rethrows -> R {
+        privateScopes.add(1, ordering: .relaxed)
+        defer { privateScopes.subtract(1, ordering: .relaxed) }
+        return try $privateClock.withValue(Locked(Clock(now: { Date() })), operation: body)
     }
 
     /// Runs `body` with `clock` in effect for the current task.

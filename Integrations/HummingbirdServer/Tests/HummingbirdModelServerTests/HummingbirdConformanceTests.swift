@@ -31,6 +31,9 @@ import Testing
             }
             var configuration = RESTConfiguration()
             configuration.queryEncoder = encoder
+            // A loaded machine may keep a request waiting for a core: not a failure.
+            configuration.requestTimeout = .seconds(300)
+            configuration.deadline = .seconds(600)
             return RESTAdapter(baseURL: url, configuration: configuration)
         }
     }
