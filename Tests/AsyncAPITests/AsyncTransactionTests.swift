@@ -83,6 +83,47 @@ import Testing
         #expect(try await Shelf.count(in: store) == 0)
     }
 
+    /// Cancelled while it waits for another transaction to release the store, an async
+    /// transaction ends with `CancellationError` and never runs its body, though the store
+    /// comes free.
+    @Test(arguments: ["array", "sqlite"]) func aTransactionCancelledWhileWaitingForTheStoreNeverRunsItsBody(_ kind: String)
+        async throws
+    {
+        let store = try AsyncStores.make(kind)
+        let suspended: @Sendable () -> Int = {
+            (store as? ArrayAdapter)?.suspendedTransactions ?? (store as? SQLiteAdapter)?.suspendedTransactions ?? -1
+        }
+        let holding = Guarded(false)
+        let release = Guarded(false)
+        let ran = Guarded(false)
+        let holder = Thread {
+            _ = try? store.transaction {
+                holding.withLock { $0 = true }
+                while !release.withLock({ $0 }) { usleep(2_000) }
+            }
+        }
+        holder.start()
+        while !holding.withLock({ $0 }) { try await _Concurrency.Task.sleep(for: .milliseconds(2)) }
+        let waiter = Task {
+            try await store.transaction { _ in
+                ran.withLock { $0 = true }
+                _ = try await Shelf.create(["name": "cancelled"], in: store)
+            }
+        }
+        var waited = 0
+        while suspended() < 1, waited < 10_000 {  // bounded: 10 s
+            try await _Concurrency.Task.sleep(for: .milliseconds(5))
+            waited += 5
+        }
+        #expect(suspended() == 1, "the transaction waits for the store")
+        waiter.cancel()
+        release.withLock { $0 = true }
+        await #expect(throws: CancellationError.self) { try await waiter.value }
+        #expect(!ran.withLock { $0 }, "the body never ran")
+        #expect(suspended() == 0)
+        #expect(try await Shelf.count(in: store) == 0)
+    }
+
     @Test(arguments: ["array", "sqlite"]) func concurrentTransfersKeepTheTotal(_ kind: String) async throws {
         let store = try AsyncStores.make(kind)
         let ids = try (0..<4).map { k in try #require(try Book.create(["title": "\(k)", "pages": 100], in: store).id) }

@@ -23,6 +23,13 @@ import Testing
     }
 }
 
+/// Rows with nulls, for comparisons against values of another kind.
+final class DiffMark: Model {
+    @Column var score: Int?
+    @Column var label: String?
+    init() {}
+}
+
 /// The same run with PostgreSQL beside the in-memory engine (the reference) and SQLite,
 /// against the server `Scripts/postgres-cluster.sh` starts; skipped without one.
 @Suite(
@@ -42,5 +49,36 @@ struct PostgresDifferentialTests {
         run.textWithoutNUL = true
         let mismatches = try run.compare(["ArrayAdapter": ArrayAdapter(), "PostgresAdapter": postgres])
         #expect(mismatches.isEmpty, "\(mismatches.count) mismatches:\n\(mismatches.prefix(10).joined(separator: "\n"))")
+    }
+
+    /// `!=` against a value of another kind is true for every non-null value and unknown for
+    /// null (SQL's three values), so null rows are left out — on PostgreSQL as in memory.
+    /// (The differential generator's cross-kind comparisons never reach this case.)
+    @Test func notEqualToAnotherKindLeavesNullRowsOut() throws {
+        var configuration = PostgresConfiguration(ProcessInfo.processInfo.environment["SWIFTMODEL_POSTGRES_URL"] ?? "")
+        configuration.schema = "differential_kinds_\(UInt32.random(in: 0...UInt32.max))"
+        configuration.listensForChanges = false
+        let postgres = try PostgresAdapter(configuration)
+        defer { try? postgres.close() }
+        let memory = ArrayAdapter()
+        let schema = DiffMark.schema
+        let score = try #require(schema.index(ofColumn: "score")), label = try #require(schema.index(ofColumn: "label"))
+        for store in [memory, postgres] as [any PersistenceAdapter] {
+            for (s, l) in [(nil, nil), (1, "a"), (2, nil), (nil, "b")] as [(Int?, String?)] {
+                let mark = DiffMark()
+                (mark.score, mark.label) = (s, l)
+                try mark.save(to: store)
+            }
+        }
+        let cases: [(QueryPredicate, column: Int)] = [
+            (.compare(column: score, .notEqual, .string("x")), score), (.compare(column: label, .notEqual, .int(5)), label),
+            (.not(.compare(column: label, .equal, .double(1.5))), label),
+        ]
+        for (predicate, column) in cases {
+            let query = StoreQuery(schema: schema, predicate: predicate, sort: [SortKey(column: 0)])
+            let expected = try memory.fetch(query)
+            #expect(try postgres.fetch(query).map { $0[0] } == expected.map { $0[0] }, "\(predicate)")
+            #expect(expected.count == 2 && expected.allSatisfy { !$0[column].isNull }, "\(predicate): the non-null rows, no null row")
+        }
     }
 }

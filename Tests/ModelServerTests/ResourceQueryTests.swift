@@ -63,6 +63,22 @@ import Testing
         #expect(Self.titles(all).count == 5 && all.header("Link")?.contains("offset=5") == true)
     }
 
+    /// 12 rows in pages of 4 and 6 end exactly on a boundary: the last full page links no
+    /// next page (a client would fetch an empty one, or a server that counts wrong loop).
+    @Test(arguments: [4, 6]) func aListEndingOnAPageBoundaryLinksNoNextPage(pageSize: Int) async throws {
+        let fixture = try await Self.seeded { $0.limits.pageSize = pageSize }
+        var target: String? = "/srv_todos?sort=title"
+        var pages: [Int] = []
+        while let next = target, pages.count < 10 {
+            let response = await fixture.send("GET", next)
+            pages.append(Self.titles(response).count)
+            target = response.header("Link").flatMap { link in link.split(separator: ">").first.map { String($0.dropFirst()) } }
+        }
+        #expect(pages == Array(repeating: pageSize, count: 12 / pageSize), "\(pages)")
+        let last = await fixture.send("GET", "/srv_todos?sort=title&offset=\(12 - pageSize)&limit=\(pageSize)")
+        #expect(Self.titles(last).count == pageSize && last.header("Link") == nil)
+    }
+
     @Test func headAnswersHeadersOnlyAndEnvelopesWrapBodies() async throws {
         let fixture = try await Self.seeded()
         let head = await fixture.send("HEAD", "/srv_todos?done=false")

@@ -91,6 +91,37 @@ struct PostgresTablePreparationTests {
         #expect(try PgAccount.count(in: store) == 0)
     }
 
+    /// A table first used inside a savepoint that rolls back is usable afterwards: in the
+    /// same transaction and after its commit (never "relation does not exist").
+    @Test func aTableFirstUsedInARolledBackSavepointIsUsableAfterwards() throws {
+        let store = try PostgresTestServer.store()
+        defer { try? store.close() }
+        struct Abort: Error {}
+        try store.withTransaction {
+            #expect(throws: Abort.self) {
+                try store.withTransaction {
+                    _ = try PgAccount.create(["owner": "rolled back", "balance": 1], in: store)
+                    throw Abort()
+                }
+            }
+            _ = try PgAccount.create(["owner": "after the savepoint", "balance": 2], in: store)
+        }
+        #expect(try PgAccount.query(in: store).pluck(\.owner) == ["after the savepoint"])
+        let other = try PostgresTestServer.store()
+        defer { try? other.close() }
+        try other.withTransaction {
+            #expect(throws: Abort.self) {
+                try other.withTransaction {
+                    _ = try PgNumbers.create(["ratio": 1.5, "count": 1], in: other)
+                    throw Abort()
+                }
+            }
+        }
+        #expect(try PgNumbers.count(in: other) == 0)
+        _ = try PgNumbers.create(["ratio": 2.5, "count": 2], in: other)
+        #expect(try PgNumbers.count(in: other) == 1)
+    }
+
     @Test func aChildTableWhoseParentTheTransactionWroteIsPreparedInsideIt() throws {
         // Creating the child's foreign key locks the parent, which the transaction has
         // written: prepared beside it, the DDL would wait for the transaction forever.

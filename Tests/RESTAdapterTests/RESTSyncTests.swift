@@ -186,6 +186,23 @@ import Testing
         #expect(back.server.objects(in: "notes").map { $0["title"] } == ["one", "offline"])
     }
 
+    /// 429 and 408 say "later", not "this change is wrong": the push stops with the error
+    /// and the change stays pending — not marked failed, so the next push sends it.
+    @Test(arguments: [429, 408]) func aPushToldToComeBackLaterKeepsTheChangePending(status: Int) throws {
+        let (f, sync) = try fixture()
+        _ = try Note.create(["title": "later"], in: sync.store)
+        // Every attempt of this push: 429 is retried (RESTRetryPolicy.retryStatuses), 408 is not.
+        let attempts = status == 429 ? f.adapter.configuration.retry.maxAttempts : 1
+        f.server.inject(.status(status), method: "POST", times: attempts)
+        let thrown = #expect(throws: RESTError.self) { try sync.push() }
+        #expect(thrown?.status == status)
+        #expect(try sync.pendingChanges() == 1)
+        #expect(try sync.journal().allSatisfy { $0.failure == nil }, "not marked refused")
+        #expect(f.server.objects(in: "notes").isEmpty)
+        #expect(try sync.push().inserted == 1)
+        #expect(try sync.pendingChanges() == 0 && f.server.objects(in: "notes").count == 1)
+    }
+
     @Test func aPushRetriedAfterALostResponseCreatesOnce() throws {
         let (f, sync) = try fixture()
         _ = try Note.create(["title": "once"], in: sync.store)

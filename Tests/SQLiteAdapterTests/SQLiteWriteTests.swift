@@ -211,6 +211,40 @@ import Testing
         }
     }
 
+    /// A table first used inside a savepoint that rolls back goes with it (SQLite's DDL is
+    /// transactional): the table is prepared again by the next use, in the same transaction
+    /// and after its commit — never "no such table".
+    @Test func aTableFirstPreparedInARolledBackSavepointIsPreparedAgain() throws {
+        try withSQLite { (store: SQLiteAdapter) throws in
+            struct Abort: Error {}
+            try store.transaction {
+                #expect(throws: Abort.self) {
+                    try store.transaction {
+                        try MemoV1.create(["title": "rolled back with its table"])
+                        throw Abort()
+                    }
+                }
+                try MemoV1.create(["title": "after the savepoint"])
+            }
+            #expect(try MemoV1.query().pluck(\.title) == ["after the savepoint"])
+        }
+        try withSQLite { (store: SQLiteAdapter) throws in
+            struct Abort: Error {}
+            try store.transaction {
+                #expect(throws: Abort.self) {
+                    try store.transaction {
+                        try MemoV1.create(["title": "rolled back with its table"])
+                        throw Abort()
+                    }
+                }
+            }
+            // First use after the commit.
+            #expect(try MemoV1.count() == 0)
+            try MemoV1.create(["title": "later"])
+            #expect(try MemoV1.count() == 1)
+        }
+    }
+
     @Test func aTableCreatedInARolledBackTransactionIsCreatedAgain() throws {
         try withSQLite { (store: SQLiteAdapter) throws in
             struct Fail: Error {}
