@@ -204,6 +204,27 @@ final class BadURLRule: Model, Validatable {
         #expect(note.score == nil && note.publishedOn == nil && note.token == nil)
     }
 
+    /// A date-time row shows milliseconds: a stored date with digits below them (any
+    /// `Date()`) submitted back unchanged keeps every digit and leaves the record clean; a
+    /// changed time is taken as written.
+    @Test func aDateTimeRowKeepsTheStoredDateWhenItsTextIsUnchanged() throws {
+        let store = ArrayAdapter()
+        let member = Member()
+        #expect(try member.apply(formValues: FormApplyTests.valid).isEmpty)
+        let precise = Date(timeIntervalSince1970: 1_347_705_000.123_456_789)
+        member.remindAt = precise
+        try member.save(to: store)
+        let loaded = try #require(try Member.find(member.id ?? 0, in: store))
+        let form = try loaded.formDescriptor()
+        #expect(try loaded.apply(formValues: form.values, store: store).isEmpty)
+        #expect(!loaded.isDirty, "an unchanged submission marks nothing dirty")
+        #expect(loaded.remindAt == precise)
+        var values = form.values
+        values["remind_at"] = "2012-09-15T10:30:01.000Z"
+        #expect(try loaded.apply(formValues: values, store: store).isEmpty)
+        #expect(loaded.remindAt == Date(timeIntervalSince1970: 1_347_705_001))
+    }
+
     @Test func aDateRowKeepsTheStoredTimeOnlyForTheSameDay() throws {
         let member = Member()
         member.dueDate = Self.afternoon

@@ -40,7 +40,7 @@ extension ModelProtocol {
                 errors.append(Self.fieldError(key, code: "not_in_form", value: value))
                 continue
             }
-            if row.kind == .date, keepsTimeOfDay(value, at: row.slot) {
+            if row.kind == .date || row.kind == .dateTime, showsStoredDate(value, at: row.slot, kind: row.kind) {
                 cast[key] = _value(at: row.slot)
                 continue
             }
@@ -65,12 +65,14 @@ extension ModelProtocol {
         try apply(formValues: formValues.mapValues { ModelValue.string($0) }, context: context, store: store)
     }
 
-    /// Whether `value`, submitted to a `.date` row, names the day the stored date already
-    /// falls on (UTC): the row shows only the day, so submitting it back keeps the stored
-    /// time of day instead of moving the date to midnight.
-    private func keepsTimeOfDay(_ value: ModelValue, at slot: Int) -> Bool {
+    /// Whether `value`, submitted to a `.date` or `.dateTime` row, is the text the row shows
+    /// for the stored date: an unchanged field keeps the stored value. A `.date` row shows
+    /// only the day (UTC), so submitting it back keeps the time of day instead of moving the
+    /// date to midnight; a `.dateTime` row shows milliseconds, so submitting it back keeps
+    /// the digits below them (any `Date()` has some) instead of marking the record dirty.
+    private func showsStoredDate(_ value: ModelValue, at slot: Int, kind: FormInputKind) -> Bool {
         guard case .string(let text) = value, case .date(let stored) = _value(at: slot) else { return false }
-        return text.trimmingCharacters(in: .whitespaces) == FormText.dayText(stored)
+        return text.trimmingCharacters(in: .whitespaces) == FormText.text(for: .date(stored), kind: kind)
     }
 
     /// Blank text means nil for optional columns and for columns that do not hold text.

@@ -68,7 +68,7 @@ extension FormsDoc {
         show(form)
     }
 
-    /// Docs/Forms.md, snippet 3 (line 101).
+    /// Docs/Forms.md, snippet 3 (line 104).
     static func snippet3(_ context: Context) throws {
         let member = FormsDoc_Member()
         let errors = try member.apply(formValues: [
@@ -83,7 +83,7 @@ extension FormsDoc {
         show(member, errors, fixed)
     }
 
-    /// Docs/Forms.md, snippet 4 (line 141).
+    /// Docs/Forms.md, snippet 4 (line 144).
     static func snippet4(_ context: Context) throws {
         let schema = try FormsDoc_Member.jsonSchema()
         show(schema.property("age")?["minimum"])              // .int(13)
