@@ -204,7 +204,7 @@ final class BadURLRule: Model, Validatable {
         #expect(note.score == nil && note.publishedOn == nil && note.token == nil)
     }
 
-    /// A date-time row shows milliseconds: a stored date with digits below them (any
+    /// A date-time row shows microseconds: a stored date with digits below them (any
     /// `Date()`) submitted back unchanged keeps every digit and leaves the record clean; a
     /// changed time is taken as written.
     @Test func aDateTimeRowKeepsTheStoredDateWhenItsTextIsUnchanged() throws {

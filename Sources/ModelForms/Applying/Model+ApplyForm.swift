@@ -68,7 +68,7 @@ extension ModelProtocol {
     /// Whether `value`, submitted to a `.date` or `.dateTime` row, is the text the row shows
     /// for the stored date: an unchanged field keeps the stored value. A `.date` row shows
     /// only the day (UTC), so submitting it back keeps the time of day instead of moving the
-    /// date to midnight; a `.dateTime` row shows milliseconds, so submitting it back keeps
+    /// date to midnight; a `.dateTime` row shows microseconds, so submitting it back keeps
     /// the digits below them (any `Date()` has some) instead of marking the record dirty.
     private func showsStoredDate(_ value: ModelValue, at slot: Int, kind: FormInputKind) -> Bool {
         guard case .string(let text) = value, case .date(let stored) = _value(at: slot) else { return false }
