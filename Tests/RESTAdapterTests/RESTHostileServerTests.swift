@@ -66,6 +66,18 @@ final class HostileTeam: Model {
                 if mode == "same": return self.redirect(302, "/landed/teams")
                 if mode == "landed":
                     return self.json([{"id": 1, "name": self.headers.get("Authorization") or "none"}])
+                if mode == "encoding":
+                    return self.json([{"id": 1, "name": self.headers.get("Accept-Encoding") or "none"}])
+                if mode == "flood":
+                    self.send_response(200)
+                    try:
+                        for n in range(300000): self.send_header("X-Pad-%d" % n, "p")
+                        self.send_header("Content-Type", "application/json")
+                        self.send_header("Content-Length", "2")
+                        self.end_headers()
+                        self.wfile.write(b"[]")
+                    except OSError: pass
+                    return
                 if mode == "link":
                     return self.json([{"id": 1, "name": "here"}], [("Link", "<%s/teams?page=2>; rel=\"next\"" % elsewhere)])
                 if mode == "slow":
@@ -236,6 +248,27 @@ final class HostileTeam: Model {
             // libcurl's limit, named in the message rather than a bare "the request failed".
             #expect(thrown?.message.contains("response headers") == true, "\(String(describing: thrown))")
         #endif
+    }
+
+    /// 300,000 headers keep the URL loading system parsing for seconds; the call's deadline
+    /// still ends the call on time (cancelling the transfer never waits for the parser).
+    @Test func theDeadlineHoldsWhileHeadersArrive() throws {
+        defer { server.stop() }
+        let adapter = api("flood") { $0.deadline = .seconds(1) }
+        let start = ContinuousClock.now
+        let thrown = #expect(throws: RESTError.self) { _ = try HostileTeam.all(in: adapter) }
+        let took = ContinuousClock.now - start
+        #expect(thrown?.kind == .timeout || thrown?.kind == .transport, "\(String(describing: thrown))")
+        #expect(took < .seconds(4), "a 1 s deadline held the call for \(took)")  // room for a loaded runner
+    }
+
+    /// Requests ask for uncompressed bodies: a compressed one inflates before any limit
+    /// can apply, so one the server sends anyway is bounded by its declared length.
+    @Test func requestsAskForUncompressedBodies() throws {
+        defer { server.stop() }
+        #expect(try HostileTeam.all(in: api("encoding")).map(\.name) == ["identity"])
+        let thrown = #expect(throws: RESTError.self) { _ = try HostileTeam.all(in: api("bomb") { $0.maxResponseBytes = 4 << 20 }) }
+        #expect(thrown?.kind == .responseTooLarge && thrown?.message.contains("Content-Encoding: gzip") == true, "\(String(describing: thrown))")
     }
 
     @Test func repeatedIdsInAListAreAnError() throws {

@@ -53,6 +53,7 @@ public enum ModelObservation {
     /// starts (task-local, as ``ModelClock/using(_:_:)``), whatever the process's setting:
     /// for tests, which run in parallel, and for work that should not register.
     ///
+    /// <!-- snippet: skip importEverything stands for the app's own work -->
     /// ```swift
     /// try ModelObservation.using(enabled: false) { try importEverything() }
     /// ```

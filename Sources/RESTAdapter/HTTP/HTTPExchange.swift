@@ -57,6 +57,9 @@ struct HTTPExchange {
         attempt += 1
         let configuration = transport.configuration
         var request = current
+        // Uncompressed bodies, unless a header of the caller's asks otherwise: a compressed
+        // body inflates in the URL loading system before any limit applies (see Transfer).
+        if request.value(forHTTPHeaderField: "Accept-Encoding") == nil { request.setValue("identity", forHTTPHeaderField: "Accept-Encoding") }
         if credentialed {
             if let token {
                 let scheme = configuration.tokenProvider?.scheme ?? "Bearer"

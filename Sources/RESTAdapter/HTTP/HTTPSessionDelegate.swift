@@ -11,6 +11,10 @@ enum TransferResult: Sendable {
     case response(HTTPURLResponse, Data)
     /// The body grew past the limit; the transfer was cancelled at that point.
     case tooLarge(bytes: Int, limit: Int)
+    /// A compressed body (`Content-Encoding`, which the adapter did not ask for) whose
+    /// declared length could inflate past the limit; refused at its head, before the URL
+    /// loading system inflated any of it.
+    case compressedTooLarge(encoding: String, declared: Int64?, limit: Int)
     /// The transfer failed (`URLError`, or another error from the session).
     case failure(any Error)
 }
@@ -26,6 +30,7 @@ final class Transfer: @unchecked Sendable {
     private var data = Data()
     private var response: HTTPURLResponse?
     private var overflow: Int?
+    private var compressed: (encoding: String, declared: Int64?)?
     private var finished = false
     private let onFinish: @Sendable (TransferResult) -> Void
 
@@ -34,7 +39,17 @@ final class Transfer: @unchecked Sendable {
         self.onFinish = onFinish
     }
 
-    /// Takes the response head; false when its declared length is already over the limit.
+    /// The most a deflate stream inflates: 1,032 bytes out for each byte in (zlib's bound).
+    static let inflationBound: Int64 = 1_032
+
+    /// Takes the response head; false when its declared length is already over the limit,
+    /// or when it is compressed and could inflate past it.
+    ///
+    /// The adapter asks for `Accept-Encoding: identity`. A body compressed anyway is inflated
+    /// by the URL loading system (libcurl on Linux) faster than any delegate sees it, so it
+    /// is accepted only when its declared length, inflated at the worst ratio, fits the
+    /// limit. On Linux the refusal does not stop libcurl from inflating what has arrived
+    /// until the cancellation takes effect (Docs/REST.md, "Bounds").
     func receive(_ response: URLResponse) -> Bool {
         lock.lock()
         defer { lock.unlock() }
@@ -42,6 +57,14 @@ final class Transfer: @unchecked Sendable {
         let declared = response.expectedContentLength
         if declared > Int64(limit) {
             overflow = Int(clamping: declared)
+            return false
+        }
+        if let encoding = self.response?.value(forHTTPHeaderField: "Content-Encoding")?.trimmingCharacters(in: .whitespaces).lowercased(),
+            !encoding.isEmpty, encoding != "identity",
+            declared <= 0 || declared.multipliedReportingOverflow(by: Self.inflationBound).partialValue > Int64(limit)
+                || declared.multipliedReportingOverflow(by: Self.inflationBound).overflow
+        {
+            compressed = (encoding, declared > 0 ? declared : nil)
             return false
         }
         if declared > 0 { data.reserveCapacity(Int(declared)) }
@@ -71,7 +94,9 @@ final class Transfer: @unchecked Sendable {
         }
         finished = true
         let result: TransferResult
-        if let overflow {
+        if let compressed {
+            result = .compressedTooLarge(encoding: compressed.encoding, declared: compressed.declared, limit: limit)
+        } else if let overflow {
             result = .tooLarge(bytes: overflow, limit: limit)
         } else if let error {
             result = .failure(error)
@@ -115,7 +140,7 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        if transfer(dataTask)?.receive(data) == false { dataTask.cancel() }
+        if transfer(dataTask)?.receive(data) == false { HTTPTransport.cancel(dataTask) }
     }
 
     func urlSession(

@@ -18,6 +18,14 @@ extension HTTPTransport {
         if cancellation?.isCancelled == true { throw CancellationError() }
     }
 
+    /// Cancels `task` without waiting: FoundationNetworking's `cancel()` waits for the
+    /// session's work queue, which a hostile response (100,000 headers, a body inflating
+    /// from gzip) keeps busy for seconds — the call's deadline must not wait with it.
+    static func cancel(_ task: URLSessionDataTask) {
+        let task = UncheckedTask(task)
+        DispatchQueue.global().async { task.task.cancel() }
+    }
+
     /// A call after ``close()``: ``StoreError`` `.closed`.
     func refuseIfClosed(_ request: URLRequest) throws {
         if gate.isClosed { throw StoreError.closed("REST store for \(request.url?.host ?? "?")") }
@@ -54,13 +62,13 @@ extension HTTPTransport {
         }
         var token: Int?
         if let cancellation {
-            token = cancellation.onCancel { task.cancel() }
-            if token == nil { task.cancel() }
+            token = cancellation.onCancel { HTTPTransport.cancel(task) }
+            if token == nil { HTTPTransport.cancel(task) }
         }
         defer { if let token { cancellation?.remove(token) } }
         if done.wait(timeout: .now() + Self.seconds(timeout)) == .timedOut {
             // Not waited for: its completion only fills `box`, which nobody reads any more.
-            task.cancel()
+            HTTPTransport.cancel(task)
             return timedOut(request, timeout, model: model)
         }
         if cancellation?.isCancelled == true { throw CancellationError() }
@@ -116,6 +124,12 @@ extension HTTPTransport {
             throw RESTError(
                 .responseTooLarge, method: method, url: url, model: model,
                 message: "the response body passed \(limit) bytes (\(bytes) received or declared; RESTConfiguration.maxResponseBytes)")
+        case .compressedTooLarge(let encoding, let declared, let limit):
+            throw RESTError(
+                .responseTooLarge, method: method, url: url, model: model,
+                message: "the body is compressed (Content-Encoding: \(encoding), which the adapter did not ask for) and "
+                    + (declared.map { "its \($0) bytes" } ?? "its unknown length") + " could inflate past \(limit) bytes "
+                    + "(RESTConfiguration.maxResponseBytes); refused at its head")
         case .failure(let error):
             let urlError = error as? URLError
             return .failure(
@@ -171,7 +185,7 @@ final class PendingAttempt: @unchecked Sendable {
         lock.lock()
         if ending != nil {
             lock.unlock()
-            task.cancel()
+            HTTPTransport.cancel(task)
             return
         }
         self.task = task
@@ -193,7 +207,7 @@ final class PendingAttempt: @unchecked Sendable {
         self.task = nil
         lock.unlock()
         if case .timedOut = how {} else { timeouts.forget(self) }
-        if case .finished = how {} else { task?.cancel() }
+        if case .finished = how {} else if let task { HTTPTransport.cancel(task) }
         continuation?.resume(returning: how)
     }
 }
@@ -246,4 +260,12 @@ final class AttemptTimeouts: @unchecked Sendable {
         lock.unlock()
         for attempt in expired { attempt.end(.timedOut) }
     }
+}
+
+/// A data task handed to the queue that cancels it. `@unchecked Sendable`: `URLSessionTask`
+/// is thread-safe (its state is guarded by the session), and the only call made through
+/// it is `cancel()`.
+struct UncheckedTask: @unchecked Sendable {
+    let task: URLSessionDataTask
+    init(_ task: URLSessionDataTask) { self.task = task }
 }

@@ -346,11 +346,6 @@ extension SourceModelCoreDoc {
         })
     }
 
-    /// Sources/ModelCore/Notifications/ModelObservation.swift, snippet 2.
-    static func ModelObservation2(_ given: Context) throws {
-        try show(ModelObservation.using(enabled: false) { try SourceDoc_importEverything() })
-    }
-
     /// Sources/ModelCore/Persistence/ModelClock.swift, snippet 1.
     static func ModelClock1(_ given: Context) throws {
         let todo = given.todo
