@@ -83,19 +83,16 @@ import Testing
         #expect(try await Shelf.count(in: store) == 0)
     }
 
-    /// Cancelled while it waits for another transaction to release the store, an async
-    /// transaction ends with `CancellationError` and never runs its body, though the store
-    /// comes free.
-    @Test(arguments: ["array", "sqlite"]) func aTransactionCancelledWhileWaitingForTheStoreNeverRunsItsBody(_ kind: String)
-        async throws
-    {
-        let store = try AsyncStores.make(kind)
-        let suspended: @Sendable () -> Int = {
-            (store as? ArrayAdapter)?.suspendedTransactions ?? (store as? SQLiteAdapter)?.suspendedTransactions ?? -1
-        }
+    /// How many async transactions wait for `store` (an ArrayAdapter or SQLiteAdapter).
+    static func suspendedTransactions(of store: any PersistenceAdapter) -> @Sendable () -> Int {
+        { (store as? ArrayAdapter)?.suspendedTransactions ?? (store as? SQLiteAdapter)?.suspendedTransactions ?? -1 }
+    }
+
+    /// Starts a synchronous transaction on a thread of its own that holds `store` until the
+    /// returned flag is set; returns once it holds it.
+    static func holdTheStore(_ store: any PersistenceAdapter) async throws -> Guarded<Bool> {
         let holding = Guarded(false)
         let release = Guarded(false)
-        let ran = Guarded(false)
         let holder = Thread {
             _ = try? store.transaction {
                 holding.withLock { $0 = true }
@@ -104,6 +101,19 @@ import Testing
         }
         holder.start()
         while !holding.withLock({ $0 }) { try await _Concurrency.Task.sleep(for: .milliseconds(2)) }
+        return release
+    }
+
+    /// Cancelled while it waits for another transaction to release the store, an async
+    /// transaction ends with `CancellationError` and never runs its body, though the store
+    /// comes free.
+    @Test(arguments: ["array", "sqlite"]) func aTransactionCancelledWhileWaitingForTheStoreNeverRunsItsBody(_ kind: String)
+        async throws
+    {
+        let store = try AsyncStores.make(kind)
+        let suspended = Self.suspendedTransactions(of: store)
+        let release = try await Self.holdTheStore(store)
+        let ran = Guarded(false)
         let waiter = Task {
             try await store.transaction { _ in
                 ran.withLock { $0 = true }
@@ -170,19 +180,8 @@ import Testing
     /// not parked on threads: all 16 are counted as suspended waiters of the store's lock.
     @Test(arguments: ["array", "sqlite"]) func waitingForTheStoreSuspends(_ kind: String) async throws {
         let store = try AsyncStores.make(kind)
-        let suspended: @Sendable () -> Int = {
-            (store as? ArrayAdapter)?.suspendedTransactions ?? (store as? SQLiteAdapter)?.suspendedTransactions ?? -1
-        }
-        let holding = Guarded(false)
-        let release = Guarded(false)
-        let holder = Thread {
-            _ = try? store.transaction {
-                holding.withLock { $0 = true }
-                while !release.withLock({ $0 }) { usleep(2_000) }
-            }
-        }
-        holder.start()
-        while !holding.withLock({ $0 }) { try await _Concurrency.Task.sleep(for: .milliseconds(2)) }
+        let suspended = Self.suspendedTransactions(of: store)
+        let release = try await Self.holdTheStore(store)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for k in 0..<16 {
                 group.addTask {

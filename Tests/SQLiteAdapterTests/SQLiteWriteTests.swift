@@ -215,8 +215,9 @@ import Testing
     /// transactional): the table is prepared again by the next use, in the same transaction
     /// and after its commit — never "no such table".
     @Test func aTableFirstPreparedInARolledBackSavepointIsPreparedAgain() throws {
-        try withSQLite { (store: SQLiteAdapter) throws in
-            struct Abort: Error {}
+        struct Abort: Error {}
+        /// A transaction whose first use of the table is in a savepoint that rolls back.
+        func preparedInARolledBackSavepoint(_ store: SQLiteAdapter, thenInside: () throws -> Void) throws {
             try store.transaction {
                 #expect(throws: Abort.self) {
                     try store.transaction {
@@ -224,20 +225,15 @@ import Testing
                         throw Abort()
                     }
                 }
-                try MemoV1.create(["title": "after the savepoint"])
+                try thenInside()
             }
+        }
+        try withSQLite { (store: SQLiteAdapter) throws in
+            try preparedInARolledBackSavepoint(store) { try MemoV1.create(["title": "after the savepoint"]) }
             #expect(try MemoV1.query().pluck(\.title) == ["after the savepoint"])
         }
         try withSQLite { (store: SQLiteAdapter) throws in
-            struct Abort: Error {}
-            try store.transaction {
-                #expect(throws: Abort.self) {
-                    try store.transaction {
-                        try MemoV1.create(["title": "rolled back with its table"])
-                        throw Abort()
-                    }
-                }
-            }
+            try preparedInARolledBackSavepoint(store) {}
             // First use after the commit.
             #expect(try MemoV1.count() == 0)
             try MemoV1.create(["title": "later"])

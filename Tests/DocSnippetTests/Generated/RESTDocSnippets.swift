@@ -76,7 +76,7 @@ func RESTDoc_todoAPI(token: String) -> RESTAdapter {
     return api
 }
 
-// Docs/REST.md, snippet 5 (line 354)
+// Docs/REST.md, snippet 5 (line 361)
 final class RESTDoc_Task: Model {
     @Column var title: String = ""
     @Column var priority: Int = 0
@@ -84,7 +84,7 @@ final class RESTDoc_Task: Model {
     init() {}
 }
 
-// Docs/REST.md, snippet 5 (line 354)
+// Docs/REST.md, snippet 5 (line 361)
 func RESTDoc_djangoAPI(token: String) -> RESTAdapter {
     var configuration = RESTConfiguration()
     configuration.tokenProvider = StaticToken(token, scheme: "Token")  // Authorization: Token …
@@ -100,7 +100,7 @@ func RESTDoc_djangoAPI(token: String) -> RESTAdapter {
     return api
 }
 
-// Docs/REST.md, snippet 6 (line 390)
+// Docs/REST.md, snippet 6 (line 397)
 final class RESTDoc_GameScore: Model {
     typealias IDValue = String
     @Column var playerName: String = ""
@@ -112,7 +112,7 @@ final class RESTDoc_GameScore: Model {
     static var jsonMapping: JSONMapping<RESTDoc_GameScore> { JSONMapping(keyCase: .lowerCamelCase).key("objectId", for: "id") }
 }
 
-// Docs/REST.md, snippet 6 (line 390)
+// Docs/REST.md, snippet 6 (line 397)
 func RESTDoc_parseAPI(appID: String) -> RESTAdapter {
     var configuration = RESTConfiguration()
     configuration.headers["X-Parse-Application-Id"] = appID
@@ -124,7 +124,7 @@ func RESTDoc_parseAPI(appID: String) -> RESTAdapter {
     return api
 }
 
-// Docs/REST.md, snippet 7 (line 427)
+// Docs/REST.md, snippet 7 (line 434)
 func RESTDoc_flakyServer() throws -> RESTTestServer {
     let server = try RESTTestServer(options: .init(pageSize: 50))
     server.inject(.status(503, retryAfter: "1"))        // the next request
@@ -182,21 +182,21 @@ extension RESTDoc {
 
     }
 
-    /// Docs/REST.md, snippet 5 (line 354).
+    /// Docs/REST.md, snippet 5 (line 361).
     static func snippet5(_ context: Context) throws {
         _ = context
 
 
     }
 
-    /// Docs/REST.md, snippet 6 (line 390).
+    /// Docs/REST.md, snippet 6 (line 397).
     static func snippet6(_ context: Context) throws {
         _ = context
 
 
     }
 
-    /// Docs/REST.md, snippet 7 (line 427).
+    /// Docs/REST.md, snippet 7 (line 434).
     static func snippet7(_ context: Context) throws {
         _ = context
 
