@@ -109,7 +109,7 @@ struct PostgresTablePreparationTests {
         #expect(try PgAccount.query(in: store).pluck(\.owner) == ["after the savepoint"])
         let other = try PostgresTestServer.store()
         defer { try? other.close() }
-        try other.withTransaction {
+        _ = try other.withTransaction {
             #expect(throws: Abort.self) {
                 try other.withTransaction {
                     _ = try PgNumbers.create(["ratio": 1.5, "count": 1], in: other)
