@@ -30,10 +30,8 @@ enum ResourceFailure {
             let model = codec?.schema.modelName ?? "the record"
             switch store.kind {
             case .uniqueViolation, .duplicateID:
-                let field = key(store.column) ?? (store.kind == .duplicateID ? key("id") : nil)
                 logged(store, as: .info)
-                let what = field.map { "\($0) is already taken" } ?? "a unique value is already taken"
-                return ResourceError(status: 409, code: "conflict", message: "\(model): \(what)", fields: field.map { [$0: ["is already taken"]] } ?? [:])
+                return conflict(model, key(store.column) ?? (store.kind == .duplicateID ? key("id") : nil))
             case .notFound:
                 return ResourceError(status: 404, code: "not_found", message: "no such \(model)")
             case .invalidRequest:
@@ -62,8 +60,7 @@ enum ResourceFailure {
             let model = codec?.schema.modelName ?? failure.modelName ?? "the record"
             if failure.storeErrorKind == .uniqueViolation || failure.storeErrorKind == .duplicateID {
                 logged(failure, as: .info)
-                let what = field.map { "\($0) is already taken" } ?? "a unique value is already taken"
-                return ResourceError(status: 409, code: "conflict", message: "\(model): \(what)", fields: field.map { [$0: ["is already taken"]] } ?? [:])
+                return conflict(model, field)
             }
             if failure.isConstraintFailure {
                 logged(failure, as: .info)
@@ -90,6 +87,12 @@ enum ResourceFailure {
             logged(error, as: .error)
             return ResourceError(status: 500, code: "internal", message: "the server failed to answer")
         }
+    }
+
+    /// A `409 conflict` for a unique value (or id) of `model` already taken, by JSON key.
+    private static func conflict(_ model: String, _ field: String?) -> ResourceError {
+        let what = field.map { "\($0) is already taken" } ?? "a unique value is already taken"
+        return ResourceError(status: 409, code: "conflict", message: "\(model): \(what)", fields: field.map { [$0: ["is already taken"]] } ?? [:])
     }
 
     /// The server's log (subsystem `server`): where an engine's own text goes.

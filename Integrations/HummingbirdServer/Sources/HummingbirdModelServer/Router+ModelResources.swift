@@ -46,7 +46,7 @@ public enum HummingbirdResources {
         let limit = resources.configuration.maxBodyBytes
         let collected: Data?
         do {
-            collected = try await collect(request.body, limit: limit, timeout: limits.bodyTimeout)
+            collected = try await collect(request, limit: limit, timeout: limits.bodyTimeout)
         } catch is BodyTimeout {
             var error = ResourceError(
                 status: 408, code: "body_timeout", message: "the body did not arrive within \(limits.bodyTimeout)")
