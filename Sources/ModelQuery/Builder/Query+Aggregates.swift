@@ -70,18 +70,28 @@ extension Query {
     }
 
     private func single(_ function: Aggregate.Function, _ column: String) throws -> ModelValue {
-        try single(function, try ColumnResolver<M>().slot(column))
+        try singleSteps(function, column).run()
     }
 
     private func single(_ function: Aggregate.Function, _ slot: Int) throws -> ModelValue {
         try aggregate(Aggregate(function, column: slot)).first?.value ?? .null
     }
 
-    func aggregate(_ aggregate: Aggregate) throws -> [AggregateGroup] {
+    func aggregate(_ aggregate: Aggregate) throws -> [AggregateGroup] { try aggregateSteps(aggregate).run() }
+
+    /// The steps of an aggregate over the selected records (the Swift side resolved first).
+    func aggregateSteps(_ aggregate: Aggregate) throws -> StoreSteps<[AggregateGroup]> {
         if let column = aggregate.column { try Self.check(aggregate.function, on: column) }
-        var (query, store) = try resolvedByID()
-        query.aggregate = aggregate
-        return try store.aggregate(query)
+        return try resolvedByIDSteps().flatMap { resolved in
+            var (query, store) = resolved
+            query.aggregate = aggregate
+            return .call(.aggregate(query), on: store) { .done(try $0.groups(for: query)) }
+        }
+    }
+
+    /// The steps of one aggregate's value (null over no rows).
+    func singleSteps(_ function: Aggregate.Function, _ column: String) throws -> StoreSteps<ModelValue> {
+        try aggregateSteps(Aggregate(function, column: ColumnResolver<M>().slot(column))).map { $0.first?.value ?? .null }
     }
 
     /// Sums and averages need numbers; min and max need a scalar column.

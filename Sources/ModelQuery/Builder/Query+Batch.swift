@@ -7,8 +7,18 @@ extension Query {
     /// - Returns: how many records were deleted.
     @discardableResult
     public func deleteAll() throws -> Int {
-        let (query, store) = try resolvedByID()
-        return try M.deleteRows(query, schema: query.schema, store: store)
+        try deleteAllSteps().run()
+    }
+
+    /// The steps of ``deleteAll()``: the bulk delete, then its one announced change.
+    func deleteAllSteps() throws -> StoreSteps<Int> {
+        try resolvedByIDSteps().flatMap { query, store in
+            .call(.delete(query), on: store) { reply in
+                let count = try reply.count(for: query)
+                M.announceBulk(.deleteAll, schema: query.schema, store: store, count: count)
+                return .done(count)
+            }
+        }
     }
 
     /// Sets columns on every selected record in one bulk store operation.
@@ -26,10 +36,21 @@ extension Query {
     /// - Returns: how many records changed.
     @discardableResult
     public func updateAll(_ values: [String: ModelValue]) throws -> Int {
+        try updateAllSteps(values).run()
+    }
+
+    /// The steps of ``updateAll(_:)-ModelValue``: the bulk update, then its one announced
+    /// change naming the columns set.
+    func updateAllSteps(_ values: [String: ModelValue]) throws -> StoreSteps<Int> {
         let assignments = try bulkAssignments(values)
-        guard !assignments.isEmpty else { return 0 }
-        let (query, store) = try resolvedByID()
-        return try M.updateRows(query, set: assignments, schema: query.schema, store: store)
+        guard !assignments.isEmpty else { return .done(0) }
+        return try resolvedByIDSteps().flatMap { query, store in
+            .call(.update(query, set: assignments), on: store) { reply in
+                let count = try reply.count(for: query)
+                M.announceBulk(.updateAll, schema: query.schema, store: store, count: count, slots: assignments.keys.sorted())
+                return .done(count)
+            }
+        }
     }
 
     /// `values` by column name as checked, cast slot assignments for ``updateAll(_:)-ModelValue``.

@@ -18,10 +18,22 @@ extension Query {
     }
 
     /// Records the whole query selects, applying Swift filters, comparator and window.
-    func records() throws -> [M] {
+    func records() throws -> [M] { try recordsSteps().run() }
+
+    /// The steps of ``records()``: the fetch, the Swift side, the eager loads.
+    func recordsSteps() throws -> StoreSteps<[M]> {
         let (query, store) = try prepared()
-        guard runsInSwift else { return try loaded(M.fetch(query, store: store), store, everyRow: query.selectsEveryRow) }
-        return try loaded(swiftSide(M.fetch(storeSide(query), store: store)), store)
+        guard runsInSwift else { return fetchSteps(query, store, everyRow: query.selectsEveryRow) }
+        return .fetch(storeSide(query), on: store) { rows in
+            try self.loadedSteps(self.swiftSide(M.records(from: rows, schema: query.schema, store: store)), store)
+        }
+    }
+
+    /// The records of `query`, eager loads run (`everyRow`: see ``EagerOwners``).
+    func fetchSteps(_ query: StoreQuery, _ store: any PersistenceAdapter, everyRow: Bool = false) -> StoreSteps<[M]> {
+        .fetch(query, on: store) { rows in
+            try self.loadedSteps(M.records(from: rows, schema: query.schema, store: store), store, everyRow: everyRow)
+        }
     }
 
     /// For a query that runs partly in Swift, what the store selects: the conditions,
@@ -49,21 +61,88 @@ extension Query {
         return QueryEngine.window(records, offset: offsetCount, limit: limitCount)
     }
 
-    /// Runs the eager loads on fetched records (`everyRow`: they are every stored row of
-    /// their table, see ``EagerOwners``).
-    func loaded(_ records: [M], _ store: any PersistenceAdapter, everyRow: Bool = false) throws -> [M] {
+    /// The eager loads on fetched records, one after another (`everyRow`: they are every
+    /// stored row of their table, see ``EagerOwners``).
+    func loadedSteps(_ records: [M], _ store: any PersistenceAdapter, everyRow: Bool = false) throws -> StoreSteps<[M]> {
+        guard !includes.isEmpty else { return .done(records) }
         let owners = EagerOwners(records: records, everyRow: everyRow)
-        for include in includes { try include.load(owners, store) }
-        return records
+        var steps = StoreSteps<Void>.none
+        for include in includes { steps = try steps.flatMap { try include.load(owners, store) } }
+        return try steps.map { records }
     }
 
     /// For Swift-evaluated queries, a store query selecting exactly the final records by
     /// id (so counts, aggregates and batch operations see what `all()` returns).
-    func resolvedByID() throws -> (StoreQuery, any PersistenceAdapter) {
+    func resolvedByIDSteps() throws -> StoreSteps<(StoreQuery, any PersistenceAdapter)> {
         let (query, store) = try prepared(fetching: false)
-        guard runsInSwift else { return (query, store) }
-        let ids = try records().map { $0._value(at: 0) }
-        return (StoreQuery(schema: query.schema, predicate: .isIn(column: 0, ids)), store)
+        guard runsInSwift else { return .done((query, store)) }
+        return try recordsSteps().map { records in
+            (StoreQuery(schema: query.schema, predicate: .isIn(column: 0, records.map { $0._value(at: 0) })), store)
+        }
+    }
+
+    // MARK: Terminals, once for both drivers
+
+    /// The steps of ``first(_:)``.
+    func firstSteps(_ count: Int) throws -> StoreSteps<[M]> {
+        guard count >= 0 else { throw argument("first(\(count)) needs a count of at least 0") }
+        if runsInSwift { return try recordsSteps().map { Array($0.prefix(count)) } }
+        var (query, store) = try prepared()
+        query.limit = Swift.min(query.limit ?? count, count)
+        return fetchSteps(query, store)
+    }
+
+    /// The steps of ``last(_:)``: a count, then the tail window.
+    func lastSteps(_ count: Int) throws -> StoreSteps<[M]> {
+        guard count >= 0 else { throw argument("last(\(count)) needs a count of at least 0") }
+        if runsInSwift { return try recordsSteps().map { Array($0.suffix(count)) } }
+        let (query, store) = try prepared()
+        return .count(query, on: store) { total in
+            var tail = query
+            tail.offset += Swift.max(0, total - count)
+            tail.limit = Swift.min(count, total)
+            return self.fetchSteps(tail, store)
+        }
+    }
+
+    /// The steps of ``count()``.
+    func countSteps() throws -> StoreSteps<Int> {
+        if runsInSwift { return try recordsSteps().map(\.count) }
+        let (query, store) = try prepared(fetching: false)
+        return .count(query, on: store) { .done($0) }
+    }
+
+    /// The steps of ``exists()``.
+    func existsSteps() throws -> StoreSteps<Bool> {
+        if runsInSwift { return try recordsSteps().map { !$0.isEmpty } }
+        var (query, store) = try prepared(fetching: false)
+        if query.limit != 0 { query.limit = 1 }
+        return .count(query, on: store) { .done($0 > 0) }
+    }
+
+    /// The steps of ``page(_:per:)``: a count, then the page's window.
+    func pageSteps(_ number: Int, per size: Int) throws -> StoreSteps<Page<M>> {
+        let skip = try pageSkip(number, per: size)
+        if runsInSwift {
+            return try recordsSteps().map { all in
+                Page(items: Array(all.dropFirst(skip).prefix(size)), number: number, size: size, total: all.count)
+            }
+        }
+        let (query, store) = try prepared()
+        return .count(query, on: store) { total in
+            guard skip < total else { return .done(Page(items: [], number: number, size: size, total: total)) }
+            var window = query
+            window.offset += skip
+            window.limit = Swift.min(size, total - skip)
+            return try self.fetchSteps(window, store).map { Page(items: $0, number: number, size: size, total: total) }
+        }
+    }
+
+    /// The steps of ``pluck(_:)-(String)``: one column's stored values in query order.
+    func pluckSteps(slot: Int) throws -> StoreSteps<[ModelValue]> {
+        if runsInSwift { return try recordsSteps().map { $0.map { $0._value(at: slot) } } }
+        let (query, store) = try prepared()
+        return .fetch(query, on: store) { .done($0.map { $0[slot] }) }
     }
 
     // MARK: Terminals
@@ -75,13 +154,7 @@ extension Query {
     public func first() throws -> M? { try first(1).first }
 
     /// The first `count` records.
-    public func first(_ count: Int) throws -> [M] {
-        guard count >= 0 else { throw argument("first(\(count)) needs a count of at least 0") }
-        if runsInSwift { return Array(try records().prefix(count)) }
-        var (query, store) = try prepared()
-        query.limit = Swift.min(query.limit ?? count, count)
-        return try loaded(M.fetch(query, store: store), store)
-    }
+    public func first(_ count: Int) throws -> [M] { try firstSteps(count).run() }
 
     /// The last record, or nil.
     public func last() throws -> M? { try last(1).last }
@@ -89,30 +162,13 @@ extension Query {
     /// The last `count` records, in query order.
     ///
     /// Runs a count, then fetches the tail window (two store calls; no full fetch).
-    public func last(_ count: Int) throws -> [M] {
-        guard count >= 0 else { throw argument("last(\(count)) needs a count of at least 0") }
-        if runsInSwift { return Array(try records().suffix(count)) }
-        var (query, store) = try prepared()
-        let total = try store.count(query)
-        query.offset += Swift.max(0, total - count)
-        query.limit = Swift.min(count, total)
-        return try loaded(M.fetch(query, store: store), store)
-    }
+    public func last(_ count: Int) throws -> [M] { try lastSteps(count).run() }
 
     /// How many records the query selects (limit and offset apply).
-    public func count() throws -> Int {
-        if runsInSwift { return try records().count }
-        let (query, store) = try prepared(fetching: false)
-        return try store.count(query)
-    }
+    public func count() throws -> Int { try countSteps().run() }
 
     /// Whether the query selects any record.
-    public func exists() throws -> Bool {
-        if runsInSwift { return try !records().isEmpty }
-        var (query, store) = try prepared(fetching: false)
-        if query.limit != 0 { query.limit = 1 }
-        return try store.count(query) > 0
-    }
+    public func exists() throws -> Bool { try existsSteps().run() }
 
     /// One page of results, numbered from 1, with the total and page count.
     ///
@@ -123,24 +179,7 @@ extension Query {
 /// page.pageCount
 /// page.hasNext
     /// ```
-    public func page(_ number: Int, per size: Int) throws -> Page<M> {
-        let skip = try pageSkip(number, per: size)
-        if runsInSwift {
-            let all = try records()
-            return Page(items: Array(all.dropFirst(skip).prefix(size)), number: number, size: size, total: all.count)
-        }
-        var (query, store) = try prepared()
-        let total = try store.count(query)
-        let items: [M]
-        if skip >= total {
-            items = []
-        } else {
-            query.offset += skip
-            query.limit = Swift.min(size, total - skip)
-            items = try loaded(M.fetch(query, store: store), store)
-        }
-        return Page(items: items, number: number, size: size, total: total)
-    }
+    public func page(_ number: Int, per size: Int) throws -> Page<M> { try pageSteps(number, per: size).run() }
 
     /// How many records come before page `number` of `size`, checked.
     func pageSkip(_ number: Int, per size: Int) throws -> Int {
@@ -154,23 +193,12 @@ extension Query {
     /// The stored values of one column for the selected records, in query order, without
     /// building records.
     public func pluck(_ column: String) throws -> [ModelValue] {
-        let slot = try ColumnResolver<M>().slot(column)
-        if runsInSwift { return try records().map { $0._value(at: slot) } }
-        let (query, store) = try prepared()
-        return try store.fetch(query).map { $0[slot] }
+        try pluckSteps(slot: ColumnResolver<M>().slot(column)).run()
     }
 
     /// The typed values of one column for the selected records.
     public func pluck<V: ColumnValue>(_ keyPath: KeyPath<M, V>) throws -> [V] {
-        let slot = try ColumnResolver<M>().slot(keyPath)
-        let values: [ModelValue]
-        if runsInSwift {
-            values = try records().map { $0._value(at: slot) }
-        } else {
-            let (query, store) = try prepared()
-            values = try store.fetch(query).map { $0[slot] }
-        }
-        return values.compactMap { V(modelValue: $0) }
+        try pluckSteps(slot: ColumnResolver<M>().slot(keyPath)).run().compactMap { V(modelValue: $0) }
     }
 
     func argument(_ message: String) -> QueryError {

@@ -52,30 +52,42 @@ public struct Children<Child: ModelProtocol> {
 
     /// Reads stored children of the saved owner with `fetch`; the relation is resolved
     /// once, and the children read know their owner (`child.parent` needs no query).
-    private func read(_ fetch: (Query<Child>) throws -> [Child]) throws -> [Child] {
+    private func readSteps(_ fetch: (Query<Child>) throws -> StoreSteps<[Child]>) throws -> StoreSteps<[Child]> {
         let relation = try self.relation()
-        let children = try fetch(relation.childQuery(of: [owner.__baselineID], as: Child.self, store: owner._home))
-        owner.linkInverse(of: children, foreignKey: relation.foreignKey)
-        return children
+        let owner = self.owner
+        return try fetch(relation.childQuery(of: [owner.__baselineID], as: Child.self, store: owner._home)).map { children in
+            owner.linkInverse(of: children, foreignKey: relation.foreignKey)
+            return children
+        }
+    }
+
+    /// The steps of ``all()``, ``count()`` and ``first()`` (for both drivers).
+    func allSteps() throws -> StoreSteps<[Child]> {
+        if let memory { return .done(memory) }
+        return try readSteps { try $0.recordsSteps() }
+    }
+
+    func countSteps() throws -> StoreSteps<Int> {
+        if let memory { return .done(memory.count) }
+        return try query.countSteps()
+    }
+
+    func firstSteps() throws -> StoreSteps<Child?> {
+        if let memory { return .done(memory.first) }
+        return try readSteps { try $0.firstSteps(1) }.map(\.first)
     }
 
     // MARK: Reading
 
     /// Every child, in store order: the loaded ones when loaded, none while the owner is
     /// unsaved, else read from the store.
-    public func all() throws -> [Child] {
-        if let memory { return memory }
-        return try read { try $0.all() }
-    }
+    public func all() throws -> [Child] { try allSteps().run() }
     /// How many children there are.
-    public func count() throws -> Int { try memory?.count ?? query.count() }
+    public func count() throws -> Int { try countSteps().run() }
     /// Whether there is any child.
-    public func exists() throws -> Bool { try memory.map { !$0.isEmpty } ?? query.exists() }
+    public func exists() throws -> Bool { try countSteps().run() > 0 }
     /// The first child in store order.
-    public func first() throws -> Child? {
-        if let memory { return memory.first }
-        return try read { try $0.first().map { [$0] } ?? [] }.first
-    }
+    public func first() throws -> Child? { try firstSteps().run() }
     /// The children matching a condition.
     public func `where`(_ condition: QueryCondition<Child>) -> Query<Child> { query.where(condition) }
     /// Starts a condition on a child column: `todo.assignees.where("name").eq("bob")`.

@@ -144,22 +144,17 @@ public struct Through<Target: ModelProtocol> {
     var shape: [@Sendable (Query<Target>) -> Query<Target>] = []
 
     /// The targets as a query: reads the intermediate keys now (one store query).
-    public func query() throws -> Query<Target> {
-        let ownerID: ModelValue? = owner._isPersisted ? .some(owner.__baselineID) : .none
-        return try Self.query(path: path, ownerID: ownerID, home: owner._home, shape: shape)
-    }
+    public func query() throws -> Query<Target> { try querySteps { .done($0) }.run() }
 
-    /// The targets' query from Sendable parts (so the async forms can build it off the
-    /// caller's thread): the intermediate keys are read from `home` now.
-    static func query(
-        path resolved: Result<ThroughPath, SchemaError>, ownerID: ModelValue?, home: (any PersistenceAdapter)?,
-        shape: [@Sendable (Query<Target>) -> Query<Target>]
-    ) throws -> Query<Target> {
-        let path = try resolvedPath(resolved)
-        guard let ownerID else { return query(path: path, middleRows: nil, home: home, shape: shape) }
+    /// The steps of reading the intermediate keys, then `terminal` on the targets' query.
+    func querySteps<R>(_ terminal: @escaping (Query<Target>) throws -> StoreSteps<R>) throws -> StoreSteps<R> {
+        let path = try Self.resolvedPath(self.path)
+        let (home, shape) = (owner._home, self.shape)
+        guard owner._isPersisted else { return try terminal(Self.query(path: path, middleRows: nil, home: home, shape: shape)) }
         let (_, store) = try Target.context(home)
-        let middleRows = try store.fetch(middleQuery(path, ownerID: ownerID))
-        return query(path: path, middleRows: middleRows, home: home, shape: shape)
+        return .fetch(Self.middleQuery(path, ownerID: owner.__baselineID), on: store) { rows in
+            try terminal(Self.query(path: path, middleRows: rows, home: home, shape: shape))
+        }
     }
 
     /// The path, or its error as a query error.
@@ -207,13 +202,13 @@ public struct Through<Target: ModelProtocol> {
     // MARK: Reading (throws: runs the queries)
 
     /// Every target, in store order unless ordered.
-    public func all() throws -> [Target] { try query().all() }
+    public func all() throws -> [Target] { try querySteps { try $0.recordsSteps() }.run() }
     /// How many targets there are.
-    public func count() throws -> Int { try query().count() }
+    public func count() throws -> Int { try querySteps { try $0.countSteps() }.run() }
     /// Whether there is any target.
-    public func exists() throws -> Bool { try query().exists() }
+    public func exists() throws -> Bool { try querySteps { try $0.existsSteps() }.run() }
     /// The first target.
-    public func first() throws -> Target? { try query().first() }
+    public func first() throws -> Target? { try querySteps { try $0.firstSteps(1) }.run().first }
 
     // MARK: Chaining (lazy: no store access)
 

@@ -22,11 +22,14 @@ extension ModelProtocol {
     ///   relation; adapter errors.
     @discardableResult
     public func load<Related: ModelProtocol>(_ keyPath: KeyPath<Self, Related?>) throws -> Related? {
+        try loadSteps(keyPath).run()
+    }
+
+    /// The steps of ``load(_:)-(KeyPath<Self,Related?>)`` (for both drivers).
+    func loadSteps<Related: ModelProtocol>(_ keyPath: KeyPath<Self, Related?>) throws -> StoreSteps<Related?> {
         switch try ToOneRelation.resolve(keyPath, of: self) {
-        case .belongsTo(let slot):
-            return try loadParent(slot: slot, as: Related.self)
-        case .hasOne(let relation):
-            return try loadChildren(relation, as: Related.self).first
+        case .belongsTo(let slot): try loadParentSteps(slot: slot, as: Related.self)
+        case .hasOne(let relation): try loadChildrenSteps(relation, as: Related.self).map(\.first)
         }
     }
 
@@ -36,8 +39,7 @@ extension ModelProtocol {
     /// - Returns: the children, in store order (none while the owner is unsaved).
     @discardableResult
     public func load<Child: ModelProtocol>(_ keyPath: KeyPath<Self, Children<Child>>) throws -> [Child] {
-        let children = self[keyPath: keyPath]
-        return try loadChildren(children.relation(), as: Child.self)
+        try loadChildrenSteps(self[keyPath: keyPath].relation(), as: Child.self).run()
     }
 
     /// Whether a `@BelongsTo` or `@HasOne` property has its record in memory (assigned or
@@ -86,13 +88,20 @@ extension ModelProtocol {
 
     /// Reads the parent for the foreign key at `slot` and remembers it.
     package func loadParent<P: ModelProtocol>(slot: Int, as type: P.Type) throws -> P? {
+        try loadParentSteps(slot: slot, as: P.self).run()
+    }
+
+    /// The steps of ``loadParent(slot:as:)``.
+    func loadParentSteps<P: ModelProtocol>(slot: Int, as type: P.Type) throws -> StoreSteps<P?> {
         let key = _value(at: slot)
         if key.isNull {
             // Nothing to read: a pending (unsaved) parent or owner, or none.
-            return loadedParent(slot: slot, key: key, as: P.self) ?? nil
+            return .done(loadedParent(slot: slot, key: key, as: P.self) ?? nil)
         }
         let (query, store) = try P.parentQuery(key, from: _home)
-        return rememberParent(try P.fetch(query, store: store).first, key: key, slot: slot)
+        return .fetch(query, on: store) { rows in
+            .done(self.rememberParent(try P.records(from: rows, schema: query.schema, store: store).first, key: key, slot: slot))
+        }
     }
 
     /// Remembers the parent loaded for the foreign-key value `key` at `slot`.
@@ -114,13 +123,15 @@ extension ModelProtocol {
         return children
     }
 
-    /// Reads the children of a `@HasMany`/`@HasOne` and remembers them.
-    func loadChildren<Child: ModelProtocol>(_ relation: Relation, as type: Child.Type) throws -> [Child] {
+    /// The steps of reading the children of a `@HasMany`/`@HasOne` and remembering them.
+    func loadChildrenSteps<Child: ModelProtocol>(_ relation: Relation, as type: Child.Type) throws -> StoreSteps<[Child]> {
         guard _isPersisted else {
             setLoadedChildren([], at: relation.location)
-            return []
+            return .done([])
         }
-        return rememberChildren(try relation.childQuery(of: [__baselineID], as: Child.self, store: _home).all(), of: relation)
+        return try relation.childQuery(of: [__baselineID], as: Child.self, store: _home).recordsSteps().map {
+            self.rememberChildren($0, of: relation)
+        }
     }
 }
 

@@ -21,15 +21,10 @@ extension Query {
             return try RelationLookup.relation(of: first, at: location)
         }
         query.includes.append(
-            EagerInclude(
-                load: { owners, store in
-                    guard let first = owners.records.first else { return }
-                    try EagerLoad.children(of: owners, relation: relation(first), store: store, nested: nested)
-                },
-                loadAsync: { owners, store in
-                    guard let first = owners.records.first else { return }
-                    try await EagerLoad.children(of: owners, relation: relation(first), store: store, nested: nested)
-                }))
+            EagerInclude { owners, store in
+                guard let first = owners.records.first else { return .none }
+                return try EagerLoad.children(of: owners, relation: relation(first), store: store, nested: nested)
+            })
         return query
     }
 
@@ -42,34 +37,23 @@ extension Query {
         var query = self
         query.noteIncludedTables(Related.self, nested)
         query.includes.append(
-            EagerInclude(
-                load: { owners, store in
-                    guard let first = owners.records.first else { return }
-                    switch try ToOneRelation.resolve(keyPath, of: first) {
-                    case .belongsTo(let slot):
-                        try EagerLoad.parents(of: owners.records, foreignKey: slot, store: store, nested: nested)
-                    case .hasOne(let relation):
-                        try EagerLoad.children(of: owners, relation: relation, store: store, nested: nested)
-                    }
-                },
-                loadAsync: { owners, store in
-                    guard let first = owners.records.first else { return }
-                    switch try ToOneRelation.resolve(keyPath, of: first) {
-                    case .belongsTo(let slot):
-                        try await EagerLoad.parents(of: owners.records, foreignKey: slot, store: store, nested: nested)
-                    case .hasOne(let relation):
-                        try await EagerLoad.children(of: owners, relation: relation, store: store, nested: nested)
-                    }
-                }))
+            EagerInclude { owners, store in
+                guard let first = owners.records.first else { return .none }
+                switch try ToOneRelation.resolve(keyPath, of: first) {
+                case .belongsTo(let slot):
+                    return try EagerLoad.parents(of: owners.records, foreignKey: slot, store: store, nested: nested)
+                case .hasOne(let relation):
+                    return try EagerLoad.children(of: owners, relation: relation, store: store, nested: nested)
+                }
+            })
         return query
     }
 }
 
-/// One eager load of a query, in its synchronous form and the form the async terminals
-/// await on an ``AsyncPersistenceAdapter`` (each runs its related query the same way).
+/// One eager load of a query: the steps of its related query and of linking the results,
+/// which the synchronous and the async terminals both run (see ``StoreSteps``).
 struct EagerInclude<M: ModelProtocol>: Sendable {
-    let load: @Sendable (EagerOwners<M>, any PersistenceAdapter) throws -> Void
-    let loadAsync: nonisolated(nonsending) @Sendable (EagerOwners<M>, any PersistenceAdapter) async throws -> Void
+    let load: @Sendable (EagerOwners<M>, any PersistenceAdapter) throws -> StoreSteps<Void>
 }
 
 /// The records an eager load runs for, and whether they are every stored row of their
@@ -97,42 +81,23 @@ extension Query {
 }
 
 /// Eager loads: the related query for a set of records, and linking its results to them.
-/// The sync and async forms differ only in how they run the related query.
+/// Each is a ``StoreSteps`` value, run by the terminal's driver.
 enum EagerLoad {
     /// Loads the children of `owners` in one query and stores each owner's share.
     static func children<Owner: ModelProtocol, Child: ModelProtocol>(
         of owners: EagerOwners<Owner>, relation: Relation, store: any PersistenceAdapter,
         nested: (@Sendable (Query<Child>) -> Query<Child>)?
-    ) throws {
-        guard let plan = childQueries(of: owners, relation: relation, store: store, nested: nested) else { return }
-        if let query = plan.everyChild {
-            do {
-                return link(try query.all(), to: owners.records, relation: relation)
-            } catch let error as any QueryNotExpressible where error.unexpressedPart != nil {
-                // The adapter cannot ask for "key is set": ask for the ids.
-            }
+    ) throws -> StoreSteps<Void> {
+        guard let plan = childQueries(of: owners, relation: relation, store: store, nested: nested) else { return .none }
+        let byID = {
+            try plan.byID().steps { try $0.recordsSteps() }.map { link(Array($0.joined()), to: owners.records, relation: relation) }
         }
-        var children: [Child] = []
-        for query in plan.byID() { children += try query.all() }
-        link(children, to: owners.records, relation: relation)
-    }
-
-    /// ``children(of:relation:store:nested:)``, awaiting the children's query.
-    nonisolated(nonsending) static func children<Owner: ModelProtocol, Child: ModelProtocol>(
-        of owners: EagerOwners<Owner>, relation: Relation, store: any PersistenceAdapter,
-        nested: (@Sendable (Query<Child>) -> Query<Child>)?
-    ) async throws {
-        guard let plan = childQueries(of: owners, relation: relation, store: store, nested: nested) else { return }
-        if let query = plan.everyChild {
-            do {
-                return link(try await query.all(), to: owners.records, relation: relation)
-            } catch let error as any QueryNotExpressible where error.unexpressedPart != nil {
-                // The adapter cannot ask for "key is set": ask for the ids.
-            }
+        guard let query = plan.everyChild else { return try byID() }
+        return try query.recordsSteps().map { link($0, to: owners.records, relation: relation) }.recovering { error in
+            // The adapter cannot ask for "key is set": ask for the ids.
+            guard let error = error as? any QueryNotExpressible, error.unexpressedPart != nil else { return nil }
+            return try byID()
         }
-        var children: [Child] = []
-        for query in plan.byID() { children += try await query.all() }
-        link(children, to: owners.records, relation: relation)
     }
 
     /// How to read the children of the saved `owners` (nil when none is saved):
@@ -167,24 +132,10 @@ enum EagerLoad {
     static func parents<Child: ModelProtocol, Parent: ModelProtocol>(
         of children: [Child], foreignKey: Int, store: any PersistenceAdapter,
         nested: (@Sendable (Query<Parent>) -> Query<Parent>)?
-    ) throws {
-        var parents: [Parent] = []
-        for query in parentQueries(of: children, foreignKey: foreignKey, store: store, nested: nested) {
-            parents += try query.all()
+    ) throws -> StoreSteps<Void> {
+        try parentQueries(of: children, foreignKey: foreignKey, store: store, nested: nested).steps { try $0.recordsSteps() }.map {
+            link(Array($0.joined()), toChildren: children, foreignKey: foreignKey)
         }
-        link(parents, toChildren: children, foreignKey: foreignKey)
-    }
-
-    /// ``parents(of:foreignKey:store:nested:)``, awaiting the parents' query.
-    nonisolated(nonsending) static func parents<Child: ModelProtocol, Parent: ModelProtocol>(
-        of children: [Child], foreignKey: Int, store: any PersistenceAdapter,
-        nested: (@Sendable (Query<Parent>) -> Query<Parent>)?
-    ) async throws {
-        var parents: [Parent] = []
-        for query in parentQueries(of: children, foreignKey: foreignKey, store: store, nested: nested) {
-            parents += try await query.all()
-        }
-        link(parents, toChildren: children, foreignKey: foreignKey)
     }
 
     /// The queries for the distinct parents `children` name, in chunks (see ``IDChunks``).
