@@ -5,3 +5,8 @@ extension ArrayAdapter: InlineRunningAdapter {
         try lock.withLockIfAvailable(body)
     }
 }
+
+extension ArrayAdapter: AdmittingAdapter {
+    /// Every call takes the one lock, so every async call is admitted by it.
+    package func admission(reads: Bool) -> StoreLock? { lock }
+}

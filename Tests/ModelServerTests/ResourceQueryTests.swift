@@ -1,5 +1,7 @@
+import ArrayAdapter
 import Foundation
 import ModelServer
+import Synchronization
 import Testing
 
 /// Lists: both query formats through the model layer, strict parameters, page bounds,
@@ -92,5 +94,56 @@ import Testing
         let created = await enveloped.respond(
             to: ResourceRequest(method: "POST", target: "/srv_todos", headers: jsonType, body: Data(#"{"todo":{"title":"wrapped"}}"#.utf8)))
         #expect(created.status == 201 && created.json["todo"]?["title"] == "wrapped", "\(created.text)")
+    }
+}
+
+/// A list's last page and its `X-Total-Count` agree while another client writes: the
+/// total a short page declares is the rows it saw, not a count made after a write landed.
+@Suite struct ResourceListTotalTests {
+    /// An in-memory store where another writer inserts a todo right after each list fetch
+    /// (between the page's read and any count that follows it).
+    final class BusyStore: PersistenceAdapter, @unchecked Sendable {
+        // `@unchecked Sendable`: `base` is Sendable; `armed` is a `Mutex`.
+        let base = ArrayAdapter()
+        let armed = Mutex(false)
+
+        func prepare(_ schema: ModelSchema) throws { try base.prepare(schema) }
+        func close() throws { try base.close() }
+        func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue { try base.insert(row, into: schema) }
+        func update(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws {
+            try base.update(row, changedColumns: changedColumns, in: schema)
+        }
+        func delete(id: ModelValue, from schema: ModelSchema) throws -> Bool { try base.delete(id: id, from: schema) }
+        func find(id: ModelValue, in schema: ModelSchema) throws -> [ModelValue]? { try base.find(id: id, in: schema) }
+        func fetch(_ query: StoreQuery) throws -> [[ModelValue]] {
+            let rows = try base.fetch(query)
+            if armed.withLock({ $0 }), query.schema.tableName == SrvTodo.schema.tableName {
+                let other = SrvTodo()
+                other.title = "written meanwhile"
+                try other.save(to: base)
+            }
+            return rows
+        }
+        func count(_ query: StoreQuery) throws -> Int { try base.count(query) }
+        func delete(_ query: StoreQuery) throws -> Int { try base.delete(query) }
+        func update(_ query: StoreQuery, set values: [Int: ModelValue]) throws -> Int { try base.update(query, set: values) }
+        func aggregate(_ query: StoreQuery) throws -> [AggregateGroup] { try base.aggregate(query) }
+        func withTransaction<R>(_ body: () throws -> R) throws -> R { try base.withTransaction(body) }
+    }
+
+    @Test func aShortPageDeclaresTheRowsItHolds() async throws {
+        let store = BusyStore()
+        var resources = ModelResources(store: store)
+        try resources.register(SrvTodo.self, options: ResourceOptions())
+        for k in 0..<3 {
+            let todo = SrvTodo()
+            todo.title = "t\(k)"
+            try await todo.save(to: store)
+        }
+        store.armed.withLock { $0 = true }
+        let response = await resources.respond(to: ResourceRequest(method: "GET", target: "/srv_todos", headers: [], body: Data()))
+        #expect(response.status == 200, "\(response.text)")
+        #expect(ResourceQueryTests.titles(response) == ["t0", "t1", "t2"])
+        #expect(response.header("X-Total-Count") == "3", "the page holds 3 rows (a 4th was written after the read)")
     }
 }

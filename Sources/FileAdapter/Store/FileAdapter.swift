@@ -279,3 +279,8 @@ private struct FileTransaction: StoreTransaction {
 
     func rollback() { inner.rollback() }
 }
+
+extension FileAdapter: AdmittingAdapter {
+    /// The in-memory store's lock, which every call takes.
+    package func admission(reads: Bool) -> StoreLock? { memory.admission(reads: reads) }
+}

@@ -162,6 +162,12 @@ extension PersistenceAdapter {
         let thread = TransactionThread()
         let scope = AsyncTransaction(store: self, outer: TransactionHandle.innermost, executor: .thread(thread))
         let handle = scope.handle
+        // Owns the store for async calls from outside (suspended until admitted calls are
+        // done; they wait for the end, suspended), since the adapter's own lock would make
+        // them park pool threads.
+        let admission = (self as? any AdmittingAdapter)?.admission(reads: false) ?? ThreadTransactions.lock(for: self)
+        await admission.acquire(handle)
+        defer { admission.release(handle) }
         let (started, finished) = (OneShot(), OneShot())
         let failure = FailureSlot()
         let worker = Thread { [self] in

@@ -46,9 +46,15 @@ package final class BlockingPool: Sendable {
     /// else after a hop there, so a call from another isolation joins it); a synchronous
     /// transaction's runs inline. Outside one, an in-memory store whose lock is free now
     /// runs it inline (``InlineRunningAdapter``).
-    nonisolated(nonsending) package func run<T>(on store: any PersistenceAdapter, _ body: @escaping @Sendable () throws -> sending T)
-        async throws -> sending T
-    {
+    ///
+    /// Outside a transaction, the call is first admitted by the store's ``StoreLock``
+    /// (``AdmittingAdapter``; for other adapters, the lock of their thread-owned async
+    /// transactions): while an async transaction owns the store, the caller suspends
+    /// instead of parking a pool thread. `reads`: the work only reads, which a store may
+    /// admit without waiting (SQLite's reader connections).
+    nonisolated(nonsending) package func run<T>(
+        on store: any PersistenceAdapter, reads: Bool = false, _ body: @escaping @Sendable () throws -> sending T
+    ) async throws -> sending T {
         try Task.checkCancellation()
         if let handle = TransactionHandle.current(for: ObjectIdentifier(store)) {
             if let scope = handle.scope, !scope.isRunningHere { return try await scope.perform(body) }
@@ -58,6 +64,15 @@ package final class BlockingPool: Sendable {
         if let inline = store as? any InlineRunningAdapter, let result = try inline.runInlineIfFree(body) {
             return result
         }
+        let admission: StoreLock?
+        if let admitting = store as? any AdmittingAdapter {
+            admission = admitting.admission(reads: reads)
+        } else {
+            admission = ThreadTransactions.lock(for: store)
+        }
+        guard let admission else { return try await run(body) }
+        await admission.enterCall()
+        defer { admission.leaveCall() }
         return try await run(body)
     }
 
@@ -170,6 +185,35 @@ private final class JobQueue: @unchecked Sendable {
 package protocol InlineRunningAdapter: PersistenceAdapter {
     /// Runs `body` holding the store's lock if it is free now; nil when taking it would wait.
     func runInlineIfFree<R>(_ body: () throws -> sending R) rethrows -> sending R?
+}
+
+/// An adapter whose calls wait while a transaction owns it: the ``StoreLock`` the async
+/// API admits its calls by (see ``BlockingPool/run(on:reads:_:)``).
+package protocol AdmittingAdapter: PersistenceAdapter {
+    /// The lock a call of this kind waits on (nil: it never waits for a transaction).
+    func admission(reads: Bool) -> StoreLock?
+}
+
+/// The admission locks of adapters whose async transactions belong to threads (third-party
+/// adapters that implement only ``PersistenceAdapter/withTransaction(_:)``): such a
+/// transaction owns its store's lock here, and async calls on the store are admitted by
+/// it (see ``BlockingPool/run(on:reads:_:)``), since the adapter's own locks would park a
+/// pool thread.
+package enum ThreadTransactions {
+    /// One lock per store address, kept once made: an idle lock (no owner, no call) is the
+    /// same as a new one, so a store at a reused address inherits nothing.
+    private static let locks = Locked<[ObjectIdentifier: StoreLock]>([:])
+
+    /// The lock of `store`, made on first use.
+    package static func lock(for store: any PersistenceAdapter) -> StoreLock {
+        let key = ObjectIdentifier(store)
+        return locks.withLock { locks in
+            if let lock = locks[key] { return lock }
+            let lock = StoreLock()
+            locks[key] = lock
+            return lock
+        }
+    }
 }
 
 /// Settings of the async API's threads.

@@ -23,7 +23,7 @@ extension ModelProtocol {
         let (schema, store) = try context(adapter)
         let key = id.modelValue
         guard let native = AsyncStoreRoute.native(store) else {
-            return try await BlockingPool.shared.run(on: store) { try findRow(key, store: store) }
+            return try await BlockingPool.shared.run(on: store, reads: true) { try findRow(key, store: store) }
         }
         let registry = contextRegistry(schema)  // the same task after the await
         if let registry, let held = held(in: registry, key, schema: schema, store: store) { return held }
@@ -36,7 +36,7 @@ extension ModelProtocol {
     nonisolated(nonsending) package static func find(key: ModelValue, in adapter: any PersistenceAdapter) async throws -> Self? {
         let (schema, store) = try context(adapter)
         guard let native = AsyncStoreRoute.native(store) else {
-            return try await BlockingPool.shared.run(on: store) { try findRow(key, store: store) }
+            return try await BlockingPool.shared.run(on: store, reads: true) { try findRow(key, store: store) }
         }
         let registry = contextRegistry(schema)  // the same task after the await
         if let registry, let held = held(in: registry, key, schema: schema, store: store) { return held }
@@ -46,16 +46,12 @@ extension ModelProtocol {
 
     /// Every stored record, in insertion order (async; see ``all(in:)``).
     nonisolated(nonsending) public static func all(in adapter: (any PersistenceAdapter)? = nil) async throws -> [Self] {
-        let (schema, store) = try context(adapter)
-        guard let native = AsyncStoreRoute.native(store) else { return try await onPool(store) { store in try all(in: store) } }
-        return try records(from: await native.fetch(StoreQuery(schema: schema)), schema: schema, store: store)
+        try await allSteps(adapter).run()
     }
 
     /// How many records are stored (async; see ``count(in:)``).
     nonisolated(nonsending) public static func count(in adapter: (any PersistenceAdapter)? = nil) async throws -> Int {
-        let (schema, store) = try context(adapter)
-        guard let native = AsyncStoreRoute.native(store) else { return try await onPool(store) { store in try count(in: store) } }
-        return try await native.count(StoreQuery(schema: schema))
+        try await countSteps(adapter).run()
     }
 
     /// Replaces the values with the stored row (async; see ``reload()``).
@@ -66,7 +62,7 @@ extension ModelProtocol {
         if let native = AsyncStoreRoute.native(store) {
             row = try await native.find(id: id, in: schema)
         } else {
-            row = try await BlockingPool.shared.run(on: store) { try store.find(id: id, in: schema) }
+            row = try await BlockingPool.shared.run(on: store, reads: true) { try store.find(id: id, in: schema) }
         }
         try applyReloaded(row, schema: schema)
     }

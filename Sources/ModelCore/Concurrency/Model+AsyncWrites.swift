@@ -70,13 +70,7 @@ extension ModelProtocol {
         guard try beforeDelete() else { return false }
         let before = state
         let id = __baselineID
-        let deleted: Bool
-        if let native = AsyncStoreRoute.native(store) {
-            deleted = try await native.delete(id: id, from: schema)
-        } else {
-            deleted = try await BlockingPool.shared.run(on: store) { try store.delete(id: id, from: schema) }
-        }
-        guard deleted else {
+        guard try await StoreCall.deleteID(id, from: schema).reply(from: store).deleted(from: schema) else {
             throw ModelError(.recordNotFound, model: schema.modelName, id: id, message: "the record is no longer stored")
         }
         WriteIsolation.declaring(isolation) { didDelete(store: store, schema: schema, undoing: before) }
@@ -135,24 +129,8 @@ extension ModelProtocol {
                 finishSave(isNew: isNew, validated: validated)
                 return .done
             }
-            let row = __values
-            let written: StoreWrite
-            if let native = AsyncStoreRoute.native(store) {
-                if isNew {
-                    let (id, stored) = try await native.insertReturningStored(row, into: schema)
-                    written = StoreWrite(id: id, stored: stored)
-                } else {
-                    written = StoreWrite(id: nil, stored: try await native.updateReturningStored(row, changedColumns: changed, in: schema))
-                }
-            } else {
-                written = try await BlockingPool.shared.run(on: store) {
-                    if isNew {
-                        let (id, stored) = try store.insertReturningStored(row, into: schema)
-                        return StoreWrite(id: id, stored: stored)
-                    }
-                    return StoreWrite(id: nil, stored: try store.updateReturningStored(row, changedColumns: changed, in: schema))
-                }
-            }
+            let call: StoreCall = isNew ? .insert(__values, into: schema) : .updateRow(__values, changedColumns: changed, in: schema)
+            let written = try await call.reply(from: store).written(in: schema)
             WriteIsolation.declaring(isolation) {
                 completeWrite(written, isNew: isNew, changed: changed, store: store, schema: schema, undoing: before)
             }
@@ -165,18 +143,14 @@ extension ModelProtocol {
     }
 }
 
-/// The async forms of the writes by id and of the bulk delete: no record is loaded into
-/// the caller, so the whole call runs on the pool (changes are announced there), or, on an
-/// ``AsyncPersistenceAdapter``, awaits its operations and announces in the caller.
+/// The async forms of the writes by id and of the bulk delete: the same steps as the
+/// synchronous forms (see ``StoreSteps``), run by the async driver; changes are announced
+/// in the caller.
 extension ModelProtocol {
     /// Deletes every record in one bulk operation (async; see ``deleteAll(in:)``).
     @discardableResult
     nonisolated(nonsending) public static func deleteAll(in adapter: (any PersistenceAdapter)? = nil) async throws -> Int {
-        let (schema, store) = try context(adapter)
-        guard let native = AsyncStoreRoute.native(store) else { return try await onPool(store) { store in try deleteAll(in: store) } }
-        let count = try await native.delete(StoreQuery(schema: schema))
-        announceBulk(.deleteAll, schema: schema, store: store, count: count)
-        return count
+        try await deleteAllSteps(adapter).run()
     }
 
     /// Deletes the row with this id without loading it (async; see ``delete(id:in:)``).
@@ -184,12 +158,7 @@ extension ModelProtocol {
     nonisolated(nonsending) public static func delete(id: IDValue, in adapter: (any PersistenceAdapter)? = nil)
         async throws -> Bool
     {
-        let (schema, store) = try context(adapter)
-        guard let native = AsyncStoreRoute.native(store) else { return try await onPool(store) { store in try delete(id: id, in: store) } }
-        let key = id.modelValue
-        guard try await native.delete(id: key, from: schema) else { return false }
-        announceByID(.delete, key, schema: schema, store: store)
-        return true
+        try await deleteSteps(id: id.modelValue, adapter).run()
     }
 
     /// Sets columns of the row with this id without loading it (async; see
@@ -198,18 +167,7 @@ extension ModelProtocol {
     nonisolated(nonsending) public static func update(
         id: IDValue, set values: [String: any ModelValueConvertible], in adapter: (any PersistenceAdapter)? = nil
     ) async throws -> Bool {
-        let values = values.mapValues(\.modelValue)
-        let (schema, store) = try context(adapter)
-        guard let native = AsyncStoreRoute.native(store) else {
-            return try await onPool(store) { store in try update(id: id, set: values, in: store) }
-        }
-        let assignments = try schema.assignments(values, model: schema.modelName)
-        let key = id.modelValue
-        let query = StoreQuery(schema: schema, predicate: .compare(column: 0, .equal, key))
-        guard !assignments.isEmpty else { return try await native.count(query) > 0 }
-        if try await native.update(query, set: assignments) == 0, try await native.count(query) == 0 { return false }
-        announceByID(.update, key, schema: schema, store: store, slots: assignments.keys.sorted())
-        return true
+        try await updateSteps(id: id.modelValue, set: values.mapValues(\.modelValue), adapter).run()
     }
 
     /// Loads the record with this id, lets `change` modify it (in the caller's isolation)

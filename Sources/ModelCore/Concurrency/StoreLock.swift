@@ -15,9 +15,16 @@ import Synchronization
 ///   holding the mutex, so its body may move between threads and calls from any isolation
 ///   inside it get in; while it waits for the store it is suspended, not blocking a thread.
 ///
+/// - An **async call** outside every transaction (a store call of the async API, on its way
+///   to a ``BlockingPool`` thread) is admitted first (``enterCall()``): it suspends while an
+///   async transaction owns the store or waits to, so it never reaches the pool only to
+///   park a shared thread on ``lock()``. An async transaction in turn waits, suspended,
+///   for the calls admitted before it to finish (``acquire(_:)``).
+///
 /// `@unchecked Sendable`: `owner` and `ownerHoldsMutex` are written holding both `mutex` and
-/// `gate`, read holding either; `generation` and `waiters` are only touched holding `gate`;
-/// `ownerBits` and `ownerThread` are atomic.
+/// `gate`, read holding either; `generation`, `waiters`, `admittedCalls`,
+/// `pendingTransactions` and `callWaiters` are only touched holding `gate`; `ownerBits`
+/// and `ownerThread` are atomic.
 package final class StoreLock: @unchecked Sendable {
     private let mutex = RecursiveLock()
     private let gate = NSCondition()
@@ -33,8 +40,63 @@ package final class StoreLock: @unchecked Sendable {
     /// Bumped whenever the owner leaves.
     private var generation: UInt64 = 0
     private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// Async calls admitted (``enterCall()``) and not yet finished.
+    private var admittedCalls = 0
+    /// Async transactions in ``acquire(_:)`` that do not own the store yet.
+    private var pendingTransactions = 0
+    /// Async calls suspended until no async transaction owns the store or waits for it.
+    private var callWaiters: [CheckedContinuation<Void, Never>] = []
 
     package init() {}
+
+    // MARK: Async calls
+
+    /// Admits an async call outside every transaction before it goes to a pool thread:
+    /// suspends (never blocks) while an async transaction owns the store or is waiting to,
+    /// so the thread that runs the call will not wait for one. Pair with ``leaveCall()``.
+    nonisolated(nonsending) package func enterCall() async {
+        if admitNow() { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            gate.lock()
+            if owner == nil || ownerHoldsMutex, pendingTransactions == 0 {
+                admittedCalls += 1
+                gate.unlock()
+                continuation.resume()
+            } else {
+                callWaiters.append(continuation)  // admitted (counted) by whoever resumes it
+                gate.unlock()
+            }
+        }
+    }
+
+    /// Admits a call at once when nothing async owns or waits for the store.
+    private func admitNow() -> Bool {
+        gate.withLock {
+            guard owner == nil || ownerHoldsMutex, pendingTransactions == 0 else { return false }
+            admittedCalls += 1
+            return true
+        }
+    }
+
+    /// Ends an admitted call; the last one out lets a waiting async transaction in.
+    package func leaveCall() {
+        gate.lock()
+        admittedCalls -= 1
+        var woken: [CheckedContinuation<Void, Never>] = []
+        if admittedCalls == 0, pendingTransactions > 0 { swap(&woken, &waiters) }
+        gate.unlock()
+        for waiter in woken { waiter.resume() }
+    }
+
+    /// Admits every waiting call when no async transaction owns the store or waits for it.
+    /// Call holding `gate`; resume what it returns after unlocking.
+    private func admitWaitingCalls() -> [CheckedContinuation<Void, Never>] {
+        guard owner == nil || ownerHoldsMutex, pendingTransactions == 0, !callWaiters.isEmpty else { return [] }
+        var woken: [CheckedContinuation<Void, Never>] = []
+        swap(&woken, &callWaiters)
+        admittedCalls += woken.count
+        return woken
+    }
 
     // MARK: Calls
 
@@ -144,22 +206,23 @@ package final class StoreLock: @unchecked Sendable {
     /// Makes `handle` (an async transaction) the owner, suspending while another transaction
     /// owns the store. Does not keep the mutex.
     nonisolated(nonsending) package func acquire(_ handle: TransactionHandle) async {
+        gate.withLock { pendingTransactions += 1 }
         while true {
             // Calls hold the mutex only briefly; a synchronous transaction holds it to its
-            // end, and is waited for suspended, on the gate.
+            // end, and is waited for suspended, on the gate, as are admitted async calls.
             if let taken = mutex.withLockIfAvailable({ () -> Bool in
-                guard ownerBits.load(ordering: .acquiring) == 0 else { return false }
+                guard ownerBits.load(ordering: .acquiring) == 0, gate.withLock({ admittedCalls == 0 }) else { return false }
                 setOwner(handle, holdsMutex: false)
                 return true
             }) {
                 if taken { return }
-            } else if ownerBits.load(ordering: .acquiring) == 0 {
+            } else if ownerBits.load(ordering: .acquiring) == 0, gate.withLock({ admittedCalls == 0 }) {
                 mutex.withLock {}  // a call in progress: wait the moment it takes
                 continue
             }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 gate.lock()
-                if ownerBits.load(ordering: .acquiring) == 0 {
+                if ownerBits.load(ordering: .acquiring) == 0, admittedCalls == 0 {
                     gate.unlock()
                     continuation.resume()
                 } else {
@@ -183,11 +246,13 @@ package final class StoreLock: @unchecked Sendable {
         ownerHoldsMutex = holdsMutex
         ownerThread.store(holdsMutex ? currentThreadID() : 0, ordering: .releasing)
         ownerBits.store(holdsMutex ? Self.syncOwner : handle?.bits ?? 0, ordering: .releasing)
+        if handle != nil { pendingTransactions -= 1 }  // an async transaction now owns it
         var woken: [CheckedContinuation<Void, Never>] = []
         if handle == nil && !holdsMutex {
             generation &+= 1
             gate.broadcast()
             swap(&woken, &waiters)
+            woken += admitWaitingCalls()
         }
         gate.unlock()
         for waiter in woken { waiter.resume() }

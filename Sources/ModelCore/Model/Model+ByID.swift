@@ -18,11 +18,17 @@ extension ModelProtocol {
     /// - Returns: whether a row was deleted.
     @discardableResult
     public static func delete(id: IDValue, in adapter: (any PersistenceAdapter)? = nil) throws -> Bool {
+        try deleteSteps(id: id.modelValue, adapter).run()
+    }
+
+    /// The steps of ``delete(id:in:)`` (for both drivers).
+    package static func deleteSteps(id key: ModelValue, _ adapter: (any PersistenceAdapter)?) throws -> StoreSteps<Bool> {
         let (schema, store) = try context(adapter)
-        let key = id.modelValue
-        guard try store.delete(id: key, from: schema) else { return false }
-        announceByID(.delete, key, schema: schema, store: store)
-        return true
+        return .call(.deleteID(key, from: schema), on: store) { reply in
+            guard try reply.deleted(from: schema) else { return .done(false) }
+            announceByID(.delete, key, schema: schema, store: store)
+            return .done(true)
+        }
     }
 
     /// Sets columns of the row with this id in one store call, without loading it. Values
@@ -37,14 +43,27 @@ extension ModelProtocol {
     public static func update(id: IDValue, set values: [String: any ModelValueConvertible], in adapter: (any PersistenceAdapter)? = nil)
         throws -> Bool
     {
+        try updateSteps(id: id.modelValue, set: values.mapValues(\.modelValue), adapter).run()
+    }
+
+    /// The steps of ``update(id:set:in:)``: the update, and a count when it changed
+    /// nothing (the row may hold those values already).
+    package static func updateSteps(id key: ModelValue, set values: [String: ModelValue], _ adapter: (any PersistenceAdapter)?)
+        throws -> StoreSteps<Bool>
+    {
         let (schema, store) = try context(adapter)
         let assignments = try schema.assignments(values, model: schema.modelName)
-        let key = id.modelValue
         let query = StoreQuery(schema: schema, predicate: .compare(column: 0, .equal, key))
-        guard !assignments.isEmpty else { return try store.count(query) > 0 }
-        guard try store.update(query, set: assignments) > 0 || store.count(query) > 0 else { return false }
-        announceByID(.update, key, schema: schema, store: store, slots: assignments.keys.sorted())
-        return true
+        guard !assignments.isEmpty else { return .count(query, on: store) { .done($0 > 0) } }
+        let announced: (Int) throws -> StoreSteps<Bool> = { _ in
+            announceByID(.update, key, schema: schema, store: store, slots: assignments.keys.sorted())
+            return .done(true)
+        }
+        return .call(.update(query, set: assignments), on: store) { reply in
+            let changed = try reply.count(for: query)
+            if changed > 0 { return try announced(changed) }
+            return .count(query, on: store) { found in found > 0 ? try announced(found) : .done(false) }
+        }
     }
 
     /// Announces a write by id (its `values` are empty; `slots`: the columns set).

@@ -27,15 +27,21 @@ extension ModelProtocol {
     }
 
     /// Every stored record, in insertion order.
-    public static func all(in adapter: (any PersistenceAdapter)? = nil) throws -> [Self] {
-        let (schema, store) = try context(adapter)
-        return try fetch(StoreQuery(schema: schema), store: store)
-    }
+    public static func all(in adapter: (any PersistenceAdapter)? = nil) throws -> [Self] { try allSteps(adapter).run() }
 
     /// How many records are stored.
-    public static func count(in adapter: (any PersistenceAdapter)? = nil) throws -> Int {
+    public static func count(in adapter: (any PersistenceAdapter)? = nil) throws -> Int { try countSteps(adapter).run() }
+
+    /// The steps of ``all(in:)`` (for both drivers).
+    package static func allSteps(_ adapter: (any PersistenceAdapter)?) throws -> StoreSteps<[Self]> {
         let (schema, store) = try context(adapter)
-        return try store.count(StoreQuery(schema: schema))
+        return .fetch(StoreQuery(schema: schema), on: store) { .done(try records(from: $0, schema: schema, store: store)) }
+    }
+
+    /// The steps of ``count(in:)``.
+    package static func countSteps(_ adapter: (any PersistenceAdapter)?) throws -> StoreSteps<Int> {
+        let (schema, store) = try context(adapter)
+        return .count(StoreQuery(schema: schema), on: store) { .done($0) }
     }
 
     /// Deletes every record in one bulk operation: no hooks, no per-record notifications,
@@ -43,9 +49,17 @@ extension ModelProtocol {
     ///
     /// - Returns: how many were deleted.
     @discardableResult
-    public static func deleteAll(in adapter: (any PersistenceAdapter)? = nil) throws -> Int {
+    public static func deleteAll(in adapter: (any PersistenceAdapter)? = nil) throws -> Int { try deleteAllSteps(adapter).run() }
+
+    /// The steps of ``deleteAll(in:)``: the bulk delete, then its one announced change.
+    package static func deleteAllSteps(_ adapter: (any PersistenceAdapter)?) throws -> StoreSteps<Int> {
         let (schema, store) = try context(adapter)
-        return try deleteRows(StoreQuery(schema: schema), schema: schema, store: store)
+        let query = StoreQuery(schema: schema)
+        return .call(.delete(query), on: store) { reply in
+            let count = try reply.count(for: query)
+            announceBulk(.deleteAll, schema: schema, store: store, count: count)
+            return .done(count)
+        }
     }
 
     // MARK: Building blocks for queries

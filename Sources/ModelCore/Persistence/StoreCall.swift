@@ -6,6 +6,10 @@ package enum StoreCall: Sendable {
     case aggregate(StoreQuery)
     case delete(StoreQuery)
     case update(StoreQuery, set: [Int: ModelValue])
+    case find(id: ModelValue, in: ModelSchema)
+    case deleteID(ModelValue, from: ModelSchema)
+    case insert([ModelValue], into: ModelSchema)
+    case updateRow([ModelValue], changedColumns: [Int], in: ModelSchema)
 
     /// The call made on `store`, blocking.
     package func perform(on store: any PersistenceAdapter) throws -> StoreReply {
@@ -15,6 +19,15 @@ package enum StoreCall: Sendable {
         case .aggregate(let query): .groups(try store.aggregate(query))
         case .delete(let query): .count(try store.delete(query))
         case .update(let query, let values): .count(try store.update(query, set: values))
+        case .find(let id, let schema): .row(try store.find(id: id, in: schema))
+        case .deleteID(let id, let schema): .deleted(try store.delete(id: id, from: schema))
+        case .insert(let row, let schema):
+            try { () throws -> StoreReply in
+                let (id, stored) = try store.insertReturningStored(row, into: schema)
+                return .written(StoreWrite(id: id, stored: stored))
+            }()
+        case .updateRow(let row, let changed, let schema):
+            .written(StoreWrite(id: nil, stored: try store.updateReturningStored(row, changedColumns: changed, in: schema)))
         }
     }
 
@@ -26,6 +39,15 @@ package enum StoreCall: Sendable {
         case .aggregate(let query): .groups(try await store.aggregate(query))
         case .delete(let query): .count(try await store.delete(query))
         case .update(let query, let values): .count(try await store.update(query, set: values))
+        case .find(let id, let schema): .row(try await store.find(id: id, in: schema))
+        case .deleteID(let id, let schema): .deleted(try await store.delete(id: id, from: schema))
+        case .insert(let row, let schema):
+            try await { () async throws -> StoreReply in
+                let (id, stored) = try await store.insertReturningStored(row, into: schema)
+                return .written(StoreWrite(id: id, stored: stored))
+            }()
+        case .updateRow(let row, let changed, let schema):
+            .written(StoreWrite(id: nil, stored: try await store.updateReturningStored(row, changedColumns: changed, in: schema)))
         }
     }
 
@@ -36,7 +58,15 @@ package enum StoreCall: Sendable {
     nonisolated(nonsending) package func reply(from store: any PersistenceAdapter) async throws -> StoreReply {
         if let native = AsyncStoreRoute.native(store) { return try await perform(on: native) }
         let call = self
-        return try await BlockingPool.shared.run(on: store) { try call.perform(on: store) }
+        return try await BlockingPool.shared.run(on: store, reads: call.reads) { try call.perform(on: store) }
+    }
+
+    /// Whether the call only reads.
+    var reads: Bool {
+        switch self {
+        case .fetch, .count, .aggregate, .find: true
+        case .delete, .update, .deleteID, .insert, .updateRow: false
+        }
     }
 }
 
@@ -45,6 +75,9 @@ package enum StoreReply: Sendable {
     case rows([[ModelValue]])
     case count(Int)
     case groups([AggregateGroup])
+    case row([ModelValue]?)
+    case deleted(Bool)
+    case written(StoreWrite)
 
     /// The rows of a fetch (a reply of another kind is an adapter's error, not a trap).
     package func rows(for query: StoreQuery) throws -> [[ModelValue]] {
@@ -64,6 +97,24 @@ package enum StoreReply: Sendable {
         throw mismatch("aggregate groups", query)
     }
 
+    /// The row a find answered (nil: none with that id).
+    package func row(in schema: ModelSchema) throws -> [ModelValue]? {
+        if case .row(let row) = self { return row }
+        throw mismatch("a row", StoreQuery(schema: schema))
+    }
+
+    /// Whether a delete by id found its row.
+    package func deleted(from schema: ModelSchema) throws -> Bool {
+        if case .deleted(let deleted) = self { return deleted }
+        throw mismatch("a delete's answer", StoreQuery(schema: schema))
+    }
+
+    /// What an insert or a row update wrote.
+    package func written(in schema: ModelSchema) throws -> StoreWrite {
+        if case .written(let written) = self { return written }
+        throw mismatch("a write's answer", StoreQuery(schema: schema))
+    }
+
     private func mismatch(_ expected: String, _ query: StoreQuery) -> StoreError {
         StoreError(.invalidRequest, table: query.schema.tableName, message: "expected \(expected) from the store, got \(kind)")
     }
@@ -73,6 +124,9 @@ package enum StoreReply: Sendable {
         case .rows: "rows"
         case .count: "a count"
         case .groups: "aggregate groups"
+        case .row: "a row"
+        case .deleted: "a delete's answer"
+        case .written: "a write's answer"
         }
     }
 }

@@ -47,7 +47,7 @@ public struct QueryObservation<M: ModelProtocol, Value>: AsyncSequence, Sendable
                 let value: Value
                 do {
                     let read = observation.read
-                    value = try await BlockingPool.shared.run(on: store) { try read(query) }
+                    value = try await BlockingPool.shared.run(on: store, reads: true) { try read(query) }
                 } catch is CancellationError {
                     return nil
                 }

@@ -21,7 +21,11 @@ extension ModelEndpoint {
         // The id last, so pages never overlap or skip rows that tie on the sort keys.
         if !asked.sort.contains(where: { $0.column == 0 }) { query = query.order(by: schema.columns[0].name) }
         let records = try await query.limit(pageSize).offset(asked.offset).all()
-        let total = try await query.count()
+        // A short page that holds rows reached the end: the total is what it saw (a count
+        // made separately could include a row written between the two reads, and a
+        // client checking the total against the rows it read would find one missing).
+        let reachedTheEnd = records.count < pageSize && (!records.isEmpty || asked.offset == 0)
+        let total = reachedTheEnd ? asked.offset + records.count : try await query.count()
         var headers: [(name: String, value: String)] = [("X-Total-Count", String(total))]
         let next = asked.offset + records.count
         if records.count == pageSize, next < total, let encoder = decoder as? any RESTQueryEncoder {

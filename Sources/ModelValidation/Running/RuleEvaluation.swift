@@ -42,20 +42,9 @@ extension CompiledRule {
             return allowed.contains(value) ? nil : RuleFailure(code: "inclusion")
         case .exclusion(let excluded):
             return excluded.contains(value) ? RuleFailure(code: "exclusion") : nil
-        case .uniqueness(let scope, let caseSensitive):
-            guard !value.isNull else { return nil }  // like SQL UNIQUE: nulls never clash
-            var parts: [QueryPredicate] = []
-            if !caseSensitive, case .string(let s) = value {
-                parts.append(.text(column: slot, .like, TextOperator.escapeLike(s), caseInsensitive: true))
-            } else {
-                parts.append(.compare(column: slot, .equal, value))
-            }
-            for k in scope {
-                parts.append(values[k].isNull ? .isNull(column: k) : .compare(column: k, .equal, values[k]))
-            }
-            if let id { parts.append(.compare(column: 0, .notEqual, id)) }
-            let taken = try count(StoreQuery(schema: schema, predicate: .and(parts), limit: 1))
-            return taken > 0 ? RuleFailure(code: "taken") : nil
+        case .uniqueness:
+            guard let query = storeQuery(value, row: values, id: id, schema: schema) else { return nil }
+            return try count(query) > 0 ? RuleFailure(code: "taken") : nil
         case .confirmation(let other):
             return Self.confirms(value, values[other])
         case .confirmationProperty(let read):
@@ -71,6 +60,23 @@ extension CompiledRule {
             // Element rules report one error per element: `ValidationPlan.appendElementErrors`.
             return nil
         }
+    }
+
+    /// The store query a uniqueness rule asks for `value` (nil for other rules, and for a
+    /// null value: like SQL UNIQUE, nulls never clash).
+    func storeQuery(_ value: ModelValue, row values: [ModelValue], id: ModelValue?, schema: ModelSchema) -> StoreQuery? {
+        guard case .uniqueness(let scope, let caseSensitive) = check, !value.isNull else { return nil }
+        var parts: [QueryPredicate] = []
+        if !caseSensitive, case .string(let s) = value {
+            parts.append(.text(column: slot, .like, TextOperator.escapeLike(s), caseInsensitive: true))
+        } else {
+            parts.append(.compare(column: slot, .equal, value))
+        }
+        for k in scope {
+            parts.append(values[k].isNull ? .isNull(column: k) : .compare(column: k, .equal, values[k]))
+        }
+        if let id { parts.append(.compare(column: 0, .notEqual, id)) }
+        return StoreQuery(schema: schema, predicate: .and(parts), limit: 1)
     }
 
     static func isPresent(_ value: ModelValue) -> Bool {

@@ -28,11 +28,30 @@ extension Validatable {
     /// Runs `beforeValidation`, the rules for the save's context, and `afterValidation`
     /// (called by `save()`; you rarely call it yourself).
     public func validateForSave(isNew: Bool, store: any PersistenceAdapter) throws -> SaveValidationResult {
-        guard try beforeValidation() else { return .declined(hook: "beforeValidation") }
-        let errors = try runValidations(in: isNew ? .create : .update) { store }
-        afterValidation()
-        if errors.isEmpty { return .valid }
-        return .invalid(RecordInvalid(model: recordSchema.modelName, id: _value(at: 0), errors: errors))
+        try saveValidationSteps(isNew: isNew, store: store).run()
+    }
+
+    /// The steps of a save's validation, for both drivers: `beforeValidation`, the counts
+    /// the uniqueness rules ask for the record's values, then every rule once with those
+    /// answers, and `afterValidation`.
+    func saveValidationSteps(isNew: Bool, store: any PersistenceAdapter) throws -> StoreSteps<SaveValidationResult> {
+        guard try beforeValidation() else { return .done(.declined(hook: "beforeValidation")) }
+        let context: ValidationContext = isNew ? .create : .update
+        let queries = try ValidationPlans.plan(for: Self.self).storeQueries(self, values: _currentValues, context: context)
+        return try queries.steps { query in .count(query, on: store) { .done($0) } }.map { answers in
+            let errors = try self.runValidations(in: context) { query in
+                // The rules ask exactly the queries planned from the same values.
+                guard let k = queries.firstIndex(of: query) else {
+                    throw StoreError(
+                        .invalidRequest, table: query.schema.tableName,
+                        message: "a uniqueness rule asked a query its plan did not name")
+                }
+                return answers[k]
+            }
+            self.afterValidation()
+            if errors.isEmpty { return .valid }
+            return .invalid(RecordInvalid(model: self.recordSchema.modelName, id: self._value(at: 0), errors: errors))
+        }
     }
 
     /// Notes that the values just saved (with their new id and timestamps) are the ones

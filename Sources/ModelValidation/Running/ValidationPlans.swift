@@ -68,6 +68,37 @@ extension ValidationPlan where M: Validatable {
     }
 }
 
+extension ValidationPlan where M: Validatable {
+    /// The store queries a full run over `values` in `context` asks, in the order it asks
+    /// them (uniqueness rules, elements of `each` included): what a validation's steps
+    /// count before the rules run once.
+    func storeQueries(_ record: M, values: [ModelValue], context: ValidationContext) -> [StoreQuery] {
+        guard readsStore else { return [] }
+        let schema = record.recordSchema
+        let id: ModelValue? = record.isNew ? Optional.none : .some(record.__baselineID)
+        var queries: [StoreQuery] = []
+        for rule in rules {
+            if let contexts = rule.contexts, !contexts.contains(context) { continue }
+            let value = values[rule.slot]
+            if value.isNull, rule.allowsNil { continue }
+            guard case .each(let checks) = rule.check else {
+                if let query = rule.storeQuery(value, row: values, id: id, schema: schema) { queries.append(query) }
+                continue
+            }
+            guard case .array(let elements) = value else { continue }
+            for element in elements {
+                for inner in checks where !(element.isNull && inner.allowsNil) {
+                    let elementRule = CompiledRule(
+                        slot: rule.slot, column: rule.column, check: inner.check, message: inner.message, contexts: nil,
+                        allowsNil: inner.allowsNil)
+                    if let query = elementRule.storeQuery(element, row: values, id: id, schema: schema) { queries.append(query) }
+                }
+            }
+        }
+        return queries
+    }
+}
+
 extension ValidationPlan {
     /// Runs ``ValidationRule/each(_:)``'s rules on every element of an array value; each
     /// failure is an error on the column with the element's ``ValidationError/index``.

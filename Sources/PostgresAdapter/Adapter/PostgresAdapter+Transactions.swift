@@ -188,3 +188,8 @@ private struct PostgresTransaction: StoreTransaction {
     nonisolated(nonsending) func commit() async throws { try await store.commitAsync(pin, handle) }
     nonisolated(nonsending) func rollback() async { await store.rollBack(pin, handle) }
 }
+
+extension PostgresAdapter: AdmittingAdapter {
+    /// Each transaction has a connection of its own: no call waits for one.
+    package func admission(reads: Bool) -> StoreLock? { nil }
+}

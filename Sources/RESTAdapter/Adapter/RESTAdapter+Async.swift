@@ -80,3 +80,8 @@ extension RESTAdapter: AsyncPersistenceAdapter {
         return try removed(await send(request, resource), id: id, resource)
     }
 }
+
+extension RESTAdapter: AdmittingAdapter {
+    /// Transactions are local batches over HTTP: no call waits for one.
+    package func admission(reads: Bool) -> StoreLock? { nil }
+}

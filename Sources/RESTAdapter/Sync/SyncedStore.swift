@@ -185,3 +185,12 @@ public final class SyncedStore: PersistenceAdapter {
         try await local.beginTransaction(for: handle)
     }
 }
+
+extension SyncedStore: AdmittingAdapter {
+    /// The local store's admission; for a local store whose transactions belong to
+    /// threads, the lock this store's own async transactions own.
+    package func admission(reads: Bool) -> StoreLock? {
+        if let admitting = local as? any AdmittingAdapter { return admitting.admission(reads: reads) }
+        return ThreadTransactions.lock(for: self)
+    }
+}

@@ -72,3 +72,8 @@ private struct SQLiteTransaction: StoreTransaction {
         store.writerLock.release(handle)
     }
 }
+
+extension SQLiteAdapter: AdmittingAdapter {
+    /// Writes wait for the writer; reads on the reader connections never do.
+    package func admission(reads: Bool) -> StoreLock? { reads && readers != nil ? nil : writerLock }
+}
