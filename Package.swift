@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "ModelQueryTests", dependencies: ["ModelQuery", "ModelEngine", "ArrayAdapter", "AdapterConformance", "TestSupport"]),
         .testTarget(name: "ModelFormsTests", dependencies: ["ModelForms", "ArrayAdapter"]),
         .testTarget(name: "ArrayAdapterTests", dependencies: ["ArrayAdapter", "AdapterConformance", "TestSupport"]),
-        .target(name: "TestSupport", dependencies: ["ModelCore", "ModelQuery", "ModelSerialization"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ModelCore", "ModelQuery", "ModelSerialization", "ArrayAdapter"], path: "Tests/TestSupport"),
         .testTarget(
             name: "SQLiteAdapterTests",
             dependencies: [

@@ -1,5 +1,6 @@
 import ArrayAdapter
 import Foundation
+import TestSupport
 import Testing
 
 /// Records the changed columns each update hands the store.

@@ -1,5 +1,6 @@
 import ArrayAdapter
 import Foundation
+import TestSupport
 import Testing
 
 /// An ArrayAdapter that records each fetch's condition and, when asked, cannot express

@@ -1,5 +1,6 @@
 import ArrayAdapter
 import Foundation
+import TestSupport
 import Testing
 
 /// An adapter whose reads can be made to fail (a store that is down).

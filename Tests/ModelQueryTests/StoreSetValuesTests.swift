@@ -1,5 +1,6 @@
 import ArrayAdapter
 import Foundation
+import TestSupport
 import Testing
 
 /// A store that sets values of its own on insert (a server normalising a field), answering

@@ -1,6 +1,7 @@
 import ArrayAdapter
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// Every terminal is written once, as ``StoreSteps``: the blocking and the async driver

@@ -1,7 +1,7 @@
-import ArrayAdapter
 import Foundation
 import ModelServer
 import Synchronization
+import TestSupport
 import Testing
 
 /// Lists: both query formats through the model layer, strict parameters, page bounds,
@@ -102,20 +102,11 @@ import Testing
 @Suite struct ResourceListTotalTests {
     /// An in-memory store where another writer inserts a todo right after each list fetch
     /// (between the page's read and any count that follows it).
-    final class BusyStore: PersistenceAdapter, @unchecked Sendable {
-        // `@unchecked Sendable`: `base` is Sendable; `armed` is a `Mutex`.
-        let base = ArrayAdapter()
+    final class BusyStore: ForwardingAdapter, @unchecked Sendable {
+        // `@unchecked Sendable`: `armed` is a `Mutex`.
         let armed = Mutex(false)
 
-        func prepare(_ schema: ModelSchema) throws { try base.prepare(schema) }
-        func close() throws { try base.close() }
-        func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue { try base.insert(row, into: schema) }
-        func update(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws {
-            try base.update(row, changedColumns: changedColumns, in: schema)
-        }
-        func delete(id: ModelValue, from schema: ModelSchema) throws -> Bool { try base.delete(id: id, from: schema) }
-        func find(id: ModelValue, in schema: ModelSchema) throws -> [ModelValue]? { try base.find(id: id, in: schema) }
-        func fetch(_ query: StoreQuery) throws -> [[ModelValue]] {
+        override func fetch(_ query: StoreQuery) throws -> [[ModelValue]] {
             let rows = try base.fetch(query)
             if armed.withLock({ $0 }), query.schema.tableName == SrvTodo.schema.tableName {
                 let other = SrvTodo()
@@ -124,11 +115,6 @@ import Testing
             }
             return rows
         }
-        func count(_ query: StoreQuery) throws -> Int { try base.count(query) }
-        func delete(_ query: StoreQuery) throws -> Int { try base.delete(query) }
-        func update(_ query: StoreQuery, set values: [Int: ModelValue]) throws -> Int { try base.update(query, set: values) }
-        func aggregate(_ query: StoreQuery) throws -> [AggregateGroup] { try base.aggregate(query) }
-        func withTransaction<R>(_ body: () throws -> R) throws -> R { try base.withTransaction(body) }
     }
 
     @Test func aShortPageDeclaresTheRowsItHolds() async throws {
