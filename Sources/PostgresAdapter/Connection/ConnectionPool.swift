@@ -1,32 +1,33 @@
 import Foundation
 import ModelCore
 
-/// Connections to one server, opened on demand up to a maximum and lent to one thread at
+/// Connections to one server, opened on demand up to a maximum and lent to one caller at
 /// a time.
 ///
 /// - Acquiring waits while every connection is lent out, up to the acquire timeout
-///   (then ``PostgresError`` `.poolTimeout`).
+///   (then ``PostgresError`` `.poolTimeout`): a blocking caller on its own thread, an
+///   async caller suspended. Both wait in one first-come-first-served queue.
 /// - A connection comes back healthy or is closed: one that broke (server restarted,
 ///   network) or was left inside a transaction is dropped, and the next acquire opens a
 ///   fresh one — so the pool recovers by itself after a server restart.
 /// - A connection idle longer than the health-check interval is pinged (`SELECT 1`)
 ///   before it is lent.
+///
+/// Every decision is ``PoolState``'s, a value kept behind one lock; this class carries
+/// them out. Time comes from one injected clock.
 final class ConnectionPool: Sendable {
-    private struct State {
-        var idle: [PGConnection] = []
-        var open = 0
-        var closed = false
-        /// Connections idle since before this instant are pinged before they are lent
-        /// (set when a connection is found broken: the server may have restarted).
-        var suspectBefore = ContinuousClock.now
-        /// Async acquirers waiting for a connection (handed one at release) or for a free
-        /// slot to open one in (handed nil), first come first served.
-        var waiters = PoolWaiters()
-        var nextWaiter: UInt64 = 0
+    typealias State = PoolState<PGConnection, PoolWaiter>
+
+    private struct Guarded {
+        var state: State
+        /// The one timer expiring waiters, while any waits.
+        var timer: (any DispatchSourceTimer)?
+        /// Callers of ``close()`` waiting for lent connections to come back.
+        var closing: [ThreadWaiter] = []
     }
 
-    private let state = Locked(State())
-    private let condition = NSCondition()
+    private let guarded: Locked<Guarded>
+    private let now: @Sendable () -> ContinuousClock.Instant
     let conninfo: String
     let session: PGSession
     let maximum: Int
@@ -35,114 +36,86 @@ final class ConnectionPool: Sendable {
     /// A name for messages ("primary", "replica 1").
     let role: String
 
-    init(conninfo: String, session: PGSession, maximum: Int, acquireTimeout: Duration, healthCheckInterval: Duration, role: String) {
+    init(
+        conninfo: String, session: PGSession, maximum: Int, acquireTimeout: Duration, healthCheckInterval: Duration, role: String,
+        clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
         self.conninfo = conninfo
         self.session = session
         self.maximum = max(1, maximum)
         self.acquireTimeout = acquireTimeout
         self.healthCheckInterval = healthCheckInterval
         self.role = role
+        now = clock
+        guarded = Locked(Guarded(state: State(maximum: maximum, healthCheckInterval: healthCheckInterval, now: clock())))
     }
+
+    private var timeoutError: PostgresError {
+        PostgresError(.poolTimeout, message: "no \(role) connection became free within \(acquireTimeout) (all \(maximum) in use)")
+    }
+
+    // MARK: Blocking
 
     /// Lends a connection, opening one when none is idle and the pool is below its maximum.
     func acquire() throws -> PGConnection {
-        try acquire(within: acquireTimeout)
+        while true {
+            let waiter = ThreadWaiter()
+            let (decision, id) = guarded.withLock { g in
+                let step = g.state.acquire(now: now(), deadline: now() + acquireTimeout, waiter: .thread(waiter))
+                if case .queued = step.0 { armTimer(&g) }
+                return step
+            }
+            let grant: State.Grant
+            switch decision {
+            case .closed: throw StoreError.closed("PostgreSQL store")
+            case .exhausted: throw timeoutError
+            case .lend(let connection, let stale):
+                if !stale || ping(connection) { return connection }
+                discard(connection)
+                continue
+            case .open: grant = .slot
+            case .queued: grant = try wait(waiter, id: id)
+            }
+            switch grant {
+            case .connection(let connection): return connection
+            case .slot: return try openBlocking()
+            }
+        }
     }
 
     /// Lends a connection only if one is idle or may be opened now, without waiting.
     func acquireNow() -> PGConnection? {
-        try? acquire(within: .zero)
+        let decision = guarded.withLock { $0.state.acquire(now: now(), deadline: nil, waiter: .none).0 }
+        switch decision {
+        case .lend(let connection, let stale):
+            if !stale || ping(connection) { return connection }
+            discard(connection)
+            return nil
+        case .open: return try? openBlocking()
+        case .queued, .exhausted, .closed: return nil
+        }
     }
 
-    private func acquire(within timeout: Duration) throws -> PGConnection {
-        let deadline = Date().addingTimeInterval(timeout.seconds)
-        while true {
-            condition.lock()
-            var decision: (connection: PGConnection?, mayOpen: Bool, closed: Bool) = (nil, false, false)
-            while true {
-                decision = state.withLock { s in
-                    if s.closed { return (nil, false, true) }
-                    if let connection = s.idle.popLast() { return (connection, false, false) }
-                    if s.open < maximum {
-                        s.open += 1
-                        return (nil, true, false)
-                    }
-                    return (nil, false, false)
-                }
-                if decision.connection != nil || decision.mayOpen || decision.closed { break }
-                if !condition.wait(until: deadline) {
-                    condition.unlock()
-                    throw PostgresError(
-                        .poolTimeout,
-                        message: "no \(role) connection became free within \(timeout) (all \(maximum) in use)")
-                }
-            }
-            condition.unlock()
-            if decision.closed { throw StoreError.closed("PostgreSQL store") }
-            if let connection = decision.connection {
-                let suspect = state.withLock { connection.idleSince < $0.suspectBefore }
-                if (!suspect && ContinuousClock.now - connection.idleSince < healthCheckInterval) || ping(connection) {
-                    return connection
-                }
-                discard(connection)
-                continue
-            }
-            do {
-                return try PGConnection(conninfo: conninfo, session: session)
-            } catch {
-                discard(nil)
-                throw error
-            }
+    /// Waits on the calling thread for what the queue grants `waiter`, up to the timeout.
+    private func wait(_ waiter: ThreadWaiter, id: UInt64?) throws -> State.Grant {
+        if let granted = waiter.wait(for: acquireTimeout) { return try granted.get() }
+        // Timed out here: unless something was granted meanwhile, leave the queue.
+        if let id, guarded.withLock({ $0.state.cancel(id) }) != nil { throw timeoutError }
+        return try waiter.wait().get()
+    }
+
+    private func openBlocking() throws -> PGConnection {
+        do {
+            return try PGConnection(conninfo: conninfo, session: session)
+        } catch {
+            discard(nil)
+            throw error
         }
     }
 
     private func ping(_ connection: PGConnection) -> Bool {
         guard connection.isHealthy else { return false }
         return (try? connection.execute("SELECT 1")) != nil
-    }
-
-    /// Takes a connection back: kept when healthy and outside a transaction, else closed.
-    func release(_ connection: PGConnection) {
-        if !connection.isHealthy || connection.isInTransaction {
-            // Broken (not closed on purpose, as a cancelled call does): the server may have
-            // restarted, so idle connections are pinged before reuse.
-            if !connection.isHealthy, connection.handle != nil { state.withLock { $0.suspectBefore = .now } }
-            discard(connection)
-            return
-        }
-        connection.idleSince = .now
-        let (kept, waiter) = state.withLock { s -> (Bool, CheckedContinuation<PGConnection?, any Error>?) in
-            guard !s.closed else { return (false, nil) }
-            if let waiter = s.waiters.popFirst() { return (true, waiter) }
-            s.idle.append(connection)
-            return (true, nil)
-        }
-        if let waiter {
-            waiter.resume(returning: connection)
-            return
-        }
-        if !kept { discard(connection) }
-        condition.lock()
-        condition.signal()
-        condition.unlock()
-    }
-
-    /// Closes a connection that will not come back and frees its slot.
-    func discard(_ connection: PGConnection?) {
-        connection?.close()
-        // The slot goes to an async acquirer waiting for one, or is freed.
-        let waiter = state.withLock { s -> CheckedContinuation<PGConnection?, any Error>? in
-            if !s.closed, let waiter = s.waiters.popFirst() { return waiter }
-            s.open -= 1
-            return nil
-        }
-        if let waiter {
-            waiter.resume(returning: nil)
-            return
-        }
-        condition.lock()
-        condition.signal()
-        condition.unlock()
     }
 
     /// Runs `body` with a lent connection.
@@ -152,25 +125,60 @@ final class ConnectionPool: Sendable {
         return try body(connection)
     }
 
-    /// Refuses new acquires (``StoreError`` `.closed`), closes idle connections, then waits
-    /// until every lent connection has come back (and been closed), so work in flight on
-    /// other threads finishes first. Idempotent.
+    // MARK: Returning
+
+    /// Takes a connection back: kept when healthy and outside a transaction, else closed.
+    func release(_ connection: PGConnection) {
+        // Broken (not closed on purpose, as a cancelled call does): the server may have
+        // restarted, so idle connections are pinged before reuse.
+        let broken = !connection.isHealthy && connection.handle != nil
+        let (decision, drained) = guarded.withLock { g in
+            let decision = g.state.release(
+                connection, healthy: connection.isHealthy, inTransaction: connection.isInTransaction, broken: broken, now: now())
+            return (decision, drainedClosers(&g))
+        }
+        switch decision {
+        case .kept: break
+        case .handOver(let connection, let waiter): waiter.grant(.success(.connection(connection)))
+        case .close(let connection, let waiter):
+            connection.close()
+            waiter?.grant(.success(.slot))
+        }
+        for closer in drained { closer.grant(.success(.slot)) }
+    }
+
+    /// Closes a connection that will not come back (or frees the slot of one never
+    /// opened): the slot goes to the oldest waiter, which opens one, or is freed.
+    func discard(_ connection: PGConnection?) {
+        connection?.close()
+        let (waiter, drained) = guarded.withLock { g in (g.state.discard(), drainedClosers(&g)) }
+        waiter?.grant(.success(.slot))
+        for closer in drained { closer.grant(.success(.slot)) }
+    }
+
+    /// The ``close()`` callers to wake once the closed pool has no connection left.
+    private func drainedClosers(_ g: inout Guarded) -> [ThreadWaiter] {
+        guard g.state.isClosed, g.state.open == 0, !g.closing.isEmpty else { return [] }
+        defer { g.closing = [] }
+        return g.closing
+    }
+
+    /// Refuses new acquires (``StoreError`` `.closed`), closes idle connections, fails the
+    /// waiters, then waits until every lent connection has come back (and been closed), so
+    /// work in flight on other threads finishes first. Idempotent.
     func close() {
-        let (idle, waiters) = state.withLock { s -> ([PGConnection], [CheckedContinuation<PGConnection?, any Error>]) in
-            s.closed = true
-            s.open -= s.idle.count
-            s.waiters.timer?.cancel()
-            s.waiters.timer = nil
-            defer { s.idle = [] }
-            return (s.idle, s.waiters.removeAll())
+        let closer = ThreadWaiter()
+        let (idle, waiters, lent) = guarded.withLock { g in
+            let (idle, waiters) = g.state.close()
+            g.timer?.cancel()
+            g.timer = nil
+            let lent = g.state.open > 0
+            if lent { g.closing.append(closer) }
+            return (idle, waiters, lent)
         }
         for connection in idle { connection.close() }
-        for waiter in waiters { waiter.resume(throwing: StoreError.closed("PostgreSQL store")) }
-        condition.lock()
-        condition.broadcast()
-        // Bounded waits: a release's signal may wake an acquirer instead of this thread.
-        while state.withLock({ $0.open > 0 }) { _ = condition.wait(until: Date().addingTimeInterval(0.05)) }
-        condition.unlock()
+        for waiter in waiters { waiter.grant(.failure(StoreError.closed("PostgreSQL store"))) }
+        if lent { _ = closer.wait() }
     }
 
     // MARK: Async
@@ -183,32 +191,65 @@ final class ConnectionPool: Sendable {
     func acquire(on loop: PGEventLoop) async throws -> PGConnection {
         while true {
             try Task.checkCancellation()
-            enum Decision { case closed, lend(PGConnection), open, wait(UInt64) }
-            let decision = state.withLock { s -> Decision in
-                if s.closed { return .closed }
-                if let connection = s.idle.popLast() { return .lend(connection) }
-                if s.open < maximum {
-                    s.open += 1
-                    return .open
-                }
-                s.nextWaiter += 1
-                return .wait(s.nextWaiter)
-            }
+            let grant: State.Grant
+            let (decision, _) = guarded.withLock { $0.state.acquire(now: now(), deadline: nil, waiter: .none) }
             switch decision {
-            case .closed:
-                throw StoreError.closed("PostgreSQL store")
-            case .lend(let connection):
-                let suspect = state.withLock { connection.idleSince < $0.suspectBefore }
-                if !suspect && ContinuousClock.now - connection.idleSince < healthCheckInterval { return connection }
+            case .closed: throw StoreError.closed("PostgreSQL store")
+            case .lend(let connection, let stale):
+                if !stale { return connection }
                 if connection.isHealthy, (try? await connection.execute("SELECT 1", on: loop)) != nil { return connection }
                 discard(connection)  // broken, or closed by a cancelled ping (the loop then throws)
-            case .open:
-                return try await open(on: loop)
-            case .wait(let id):
-                if let connection = try await waitForRelease(id) { return connection }
-                return try await open(on: loop)
+                continue
+            case .open: grant = .slot
+            case .exhausted, .queued:
+                let (waited, stale) = try await waitSuspended()
+                if stale, case .connection(let connection) = waited {
+                    if connection.isHealthy, (try? await connection.execute("SELECT 1", on: loop)) != nil { return connection }
+                    discard(connection)
+                    continue
+                }
+                grant = waited
+            }
+            switch grant {
+            case .connection(let connection): return connection
+            case .slot: return try await open(on: loop)
             }
         }
+    }
+
+    /// Queues the task and suspends until it is granted something, its deadline passes,
+    /// it is cancelled or the pool closes (or takes what became free meanwhile; `stale`:
+    /// an idle connection to ping first).
+    private func waitSuspended() async throws -> (State.Grant, stale: Bool) {
+        let id = Locked<UInt64?>(nil)
+        let stale = Locked(false)
+        let grant = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<State.Grant, any Error>) in
+                let (decision, queued) = guarded.withLock { g in
+                    let step = g.state.acquire(now: now(), deadline: now() + acquireTimeout, waiter: .task(continuation))
+                    if case .queued = step.0 { armTimer(&g) }
+                    return step
+                }
+                switch decision {
+                case .queued:
+                    id.withLock { $0 = queued }
+                    if Task.isCancelled, let queued, let waiter = guarded.withLock({ $0.state.cancel(queued) }) {
+                        waiter.grant(.failure(CancellationError()))
+                    }
+                case .lend(let connection, let ping):
+                    stale.withLock { $0 = ping }
+                    continuation.resume(returning: .connection(connection))
+                case .open: continuation.resume(returning: .slot)
+                case .closed: continuation.resume(throwing: StoreError.closed("PostgreSQL store"))
+                case .exhausted: continuation.resume(throwing: timeoutError)
+                }
+            }
+        } onCancel: {
+            if let queued = id.withLock({ $0 }), let waiter = guarded.withLock({ $0.state.cancel(queued) }) {
+                waiter.grant(.failure(CancellationError()))
+            }
+        }
+        return (grant, stale.withLock { $0 })
     }
 
     /// Opens a connection in a slot already counted, freeing the slot on failure.
@@ -219,60 +260,6 @@ final class ConnectionPool: Sendable {
             discard(nil)
             throw error
         }
-    }
-
-    /// Suspends until a connection is released to this waiter (or a slot freed: nil), the
-    /// acquire timeout passes, the task is cancelled or the pool closes.
-    private func waitForRelease(_ id: UInt64) async throws -> PGConnection? {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PGConnection?, any Error>) in
-                let deadline = DispatchTime.now() + acquireTimeout.seconds
-                let registered = state.withLock { s -> Bool in
-                    guard !s.closed else { return false }
-                    s.waiters.append(id, deadline: deadline, continuation)
-                    if s.waiters.timer == nil { s.waiters.timer = armTimer(at: deadline) }
-                    return true
-                }
-                guard registered else {
-                    continuation.resume(throwing: StoreError.closed("PostgreSQL store"))
-                    return
-                }
-                if Task.isCancelled, let waiter = removeWaiter(id) { waiter.resume(throwing: CancellationError()) }
-            }
-        } onCancel: {
-            removeWaiter(id)?.resume(throwing: CancellationError())
-        }
-    }
-
-    private func removeWaiter(_ id: UInt64) -> CheckedContinuation<PGConnection?, any Error>? {
-        state.withLock { $0.waiters.remove(id) }
-    }
-
-    /// The pool's one waiter timer, firing at `deadline` (call holding the state lock).
-    private func armTimer(at deadline: DispatchTime) -> any DispatchSourceTimer {
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.schedule(deadline: deadline, leeway: .milliseconds(10))
-        timer.setEventHandler { [weak self] in self?.timeOutWaiters() }
-        timer.resume()
-        return timer
-    }
-
-    /// The timer fired: the waiters past their deadline fail with `.poolTimeout`; the timer
-    /// is re-armed for the oldest one left, or stopped when none is.
-    private func timeOutWaiters() {
-        let expired = state.withLock { s -> [CheckedContinuation<PGConnection?, any Error>] in
-            let expired = s.waiters.popExpired(at: .now())
-            if let next = s.waiters.nextDeadline {
-                s.waiters.timer?.schedule(deadline: next, leeway: .milliseconds(10))
-            } else {
-                s.waiters.timer?.cancel()
-                s.waiters.timer = nil
-            }
-            return expired
-        }
-        guard !expired.isEmpty else { return }
-        let error = PostgresError(.poolTimeout, message: "no \(role) connection became free within \(acquireTimeout) (all \(maximum) in use)")
-        for waiter in expired { waiter.resume(throwing: error) }
     }
 
     /// Runs `body` with a connection lent without blocking.
@@ -288,8 +275,93 @@ final class ConnectionPool: Sendable {
         }
     }
 
+    // MARK: Deadlines
+
+    /// Arms the one waiter timer for the earliest deadline (call holding the lock).
+    private func armTimer(_ g: inout Guarded) {
+        guard let deadline = g.state.nextDeadline else { return }
+        let after = DispatchTime.now() + max(0, (deadline - now()).seconds)
+        if let timer = g.timer {
+            timer.schedule(deadline: after, leeway: .milliseconds(10))
+            return
+        }
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: after, leeway: .milliseconds(10))
+        timer.setEventHandler { [weak self] in self?.expireWaiters() }
+        timer.resume()
+        g.timer = timer
+    }
+
+    /// The timer fired: waiters past their deadline fail with `.poolTimeout`; the timer is
+    /// re-armed for the next deadline, or stopped when none is left.
+    private func expireWaiters() {
+        let expired = guarded.withLock { g in
+            let expired = g.state.expire(at: now())
+            if g.state.waiting == 0 {
+                g.timer?.cancel()
+                g.timer = nil
+            } else {
+                armTimer(&g)
+            }
+            return expired
+        }
+        for waiter in expired { waiter.grant(.failure(timeoutError)) }
+    }
+
     /// How many connections are open (idle and lent).
-    var openCount: Int { state.withLock { $0.open } }
+    var openCount: Int { guarded.withLock { $0.state.open } }
+}
+
+/// An acquirer waiting in a ``ConnectionPool``'s queue: a suspended task or a blocked
+/// thread.
+enum PoolWaiter: Sendable {
+    case task(CheckedContinuation<PoolState<PGConnection, PoolWaiter>.Grant, any Error>)
+    case thread(ThreadWaiter)
+    /// Never queued (an acquire that does not wait).
+    case none
+
+    /// Hands the waiter what it waited for.
+    func grant(_ result: Result<PoolState<PGConnection, PoolWaiter>.Grant, any Error>) {
+        switch self {
+        case .task(let continuation): continuation.resume(with: result)
+        case .thread(let waiter): waiter.grant(result)
+        case .none: break
+        }
+    }
+}
+
+/// A thread blocked until it is granted a result (once).
+///
+/// `@unchecked Sendable`: `result` is only touched holding `condition`.
+final class ThreadWaiter: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var result: Result<PoolState<PGConnection, PoolWaiter>.Grant, any Error>?
+
+    func grant(_ result: Result<PoolState<PGConnection, PoolWaiter>.Grant, any Error>) {
+        condition.lock()
+        if self.result == nil { self.result = result }
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// The result, waiting at most `timeout` (nil when it did not come).
+    func wait(for timeout: Duration) -> Result<PoolState<PGConnection, PoolWaiter>.Grant, any Error>? {
+        let until = Date().addingTimeInterval(timeout.seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while result == nil { if !condition.wait(until: until) { break } }
+        return result
+    }
+
+    /// The result, waiting as long as it takes.
+    func wait() -> Result<PoolState<PGConnection, PoolWaiter>.Grant, any Error> {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let result { return result }
+            condition.wait()
+        }
+    }
 }
 
 extension Duration {

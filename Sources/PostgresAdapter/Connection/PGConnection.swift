@@ -17,8 +17,6 @@ package final class PGConnection: @unchecked Sendable {
     var nextStatement = 0
     /// Statements kept per connection before the cache is dropped and rebuilt.
     static let statementLimit = 512
-    /// When the connection was last returned to the pool.
-    var idleSince = ContinuousClock.now
     /// Writes sent in pipeline mode whose results are unread (`PGConnection+Pipeline.swift`);
     /// while any are, the connection is in libpq's pipeline mode.
     var pending: [PGPendingWrite] = []
