@@ -45,8 +45,13 @@ let package = Package(
         .target(name: "ModelFormsUI", dependencies: ["ModelForms"]),
         // The SQL compiler and quoting the SQL adapters share, spelled per database by a dialect.
         .target(name: "ModelSQL", dependencies: ["ModelCore", "ModelEngine"]),
-        .target(name: "ArrayAdapter", dependencies: coreModules + ["ModelEngine"]),
-        .target(name: "FileAdapter", dependencies: coreModules + ["ArrayAdapter"]),
+        // Each adapter: its implementation (depending only on the modules it uses, so changing
+        // queries, validations or forms rebuilds no adapter) and the product module re-exporting
+        // it with the whole model API (`import SQLiteAdapter` is all an app writes).
+        .target(name: "SwiftModelArray", dependencies: ["ModelCore", "ModelEngine"]),
+        .target(name: "ArrayAdapter", dependencies: coreModules + ["SwiftModelArray"]),
+        .target(name: "SwiftModelFile", dependencies: ["ModelCore", "SwiftModelArray"]),
+        .target(name: "FileAdapter", dependencies: coreModules + ["SwiftModelFile"]),
         // Named so that no client package (or another dependency, GRDB's included) picks the
         // same target name: SwiftPM refuses two targets of one name in a package graph.
         .systemLibrary(
@@ -54,14 +59,17 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
         ),
-        .target(name: "SQLiteAdapter", dependencies: coreModules + ["ModelEngine", "ModelSQL", "SwiftModelCSQLite"]),
+        .target(name: "SwiftModelSQLite", dependencies: ["ModelCore", "ModelEngine", "ModelSQL", "SwiftModelCSQLite"]),
+        .target(name: "SQLiteAdapter", dependencies: coreModules + ["ModelSQL", "SwiftModelSQLite"]),
         .systemLibrary(
             name: "SwiftModelCLibPQ",
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
-        .target(name: "PostgresAdapter", dependencies: coreModules + ["ModelEngine", "ModelSQL", "SwiftModelCLibPQ"]),
-        .target(name: "RESTAdapter", dependencies: coreModules + ["ModelEngine"]),
+        .target(name: "SwiftModelPostgres", dependencies: ["ModelCore", "ModelEngine", "ModelSQL", "SwiftModelCLibPQ"]),
+        .target(name: "PostgresAdapter", dependencies: coreModules + ["ModelSQL", "SwiftModelPostgres"]),
+        .target(name: "SwiftModelREST", dependencies: ["ModelCore", "ModelEngine", "ModelSerialization"]),
+        .target(name: "RESTAdapter", dependencies: coreModules + ["SwiftModelREST"]),
         .target(name: "RESTTestServer", dependencies: ["ModelCore", "ModelServer"]),
         // Models served over HTTP from their RESTResource declarations (framework-agnostic).
         .target(name: "ModelServer", dependencies: coreModules + ["RESTAdapter"]),
@@ -80,8 +88,8 @@ let package = Package(
         .testTarget(
             name: "SQLiteAdapterTests",
             dependencies: [
-                "SQLiteAdapter", "ModelSQL", "ArrayAdapter", "TestSupport", "AdapterConformance", "CrashHelper", "PowerCutVFS",
-                "SwiftModelCSQLite",
+                "SQLiteAdapter", "SwiftModelSQLite", "ModelSQL", "ArrayAdapter", "TestSupport", "AdapterConformance", "CrashHelper",
+                "PowerCutVFS", "SwiftModelCSQLite",
             ]),
         // A SQLite VFS that simulates power loss (test-only, C).
         .target(name: "PowerCutVFS", dependencies: ["SwiftModelCSQLite"], path: "Tests/PowerCutVFS"),
@@ -89,7 +97,7 @@ let package = Package(
             name: "CrashHelper", dependencies: ["FileAdapter", "SQLiteAdapter", "PostgresAdapter"], path: "Tests/CrashHelper"),
         .testTarget(
             name: "FileAdapterTests",
-            dependencies: ["FileAdapter", "ArrayAdapter", "TestSupport", "CrashHelper", "AdapterConformance"]),
+            dependencies: ["FileAdapter", "SwiftModelFile", "ArrayAdapter", "TestSupport", "CrashHelper", "AdapterConformance"]),
         // libFuzzer targets (Scripts/fuzz.sh builds them with -sanitize=fuzzer,address) and
         // the test that replays their seed corpora and past findings.
         .target(name: "FuzzTargets", dependencies: ["ArrayAdapter", "FileAdapter", "SQLiteAdapter"], path: "Tests/Fuzz/FuzzTargets"),
@@ -104,13 +112,14 @@ let package = Package(
             dependencies: [
                 "ArrayAdapter", "FileAdapter", "SQLiteAdapter", "RESTAdapter", "RESTTestServer", "PostgresAdapter",
                 "AdapterConformance", "TestSupport", "ModelCore", "ModelQuery", "ModelValidation", "ModelSerialization",
-                "ModelSQL", "ModelForms", "ModelFormsUI", "ModelServer",
+                "ModelSQL", "ModelForms", "ModelFormsUI", "ModelServer", "SwiftModelArray", "SwiftModelFile", "SwiftModelSQLite",
+                "SwiftModelPostgres", "SwiftModelREST",
             ]),
         // A user module: the async API from the main actor and detached tasks, public API only.
         .testTarget(name: "AsyncAPITests", dependencies: ["ArrayAdapter", "SQLiteAdapter", "FileAdapter"]),
         .testTarget(
             name: "RESTAdapterTests",
-            dependencies: ["RESTAdapter", "RESTTestServer", "ArrayAdapter", "SQLiteAdapter", "FileAdapter", "AdapterConformance", "TestSupport"]),
+            dependencies: ["RESTAdapter", "SwiftModelREST", "RESTTestServer", "ArrayAdapter", "SQLiteAdapter", "FileAdapter", "AdapterConformance", "TestSupport"]),
         .testTarget(
             name: "ModelServerTests",
             dependencies: ["ModelServer", "ArrayAdapter", "SQLiteAdapter", "RESTTestServer", "AdapterConformance", "TestSupport"]),

@@ -1,5 +1,8 @@
+// The one-import convenience: `import FileAdapter` brings the adapter (the SwiftModelFile module,
+// which depends only on the modules it uses) and the whole model API.
 @_exported import ModelCore
-@_exported import ModelQuery
-@_exported import ModelValidation
-@_exported import ModelSerialization
 @_exported import ModelForms
+@_exported import ModelQuery
+@_exported import ModelSerialization
+@_exported import ModelValidation
+@_exported import SwiftModelFile

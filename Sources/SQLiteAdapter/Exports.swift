@@ -1,6 +1,9 @@
+// The one-import convenience: `import SQLiteAdapter` brings the adapter (the SwiftModelSQLite module,
+// which depends only on the modules it uses) and the whole model API.
 @_exported import ModelCore
-@_exported import ModelQuery
-@_exported import ModelValidation
-@_exported import ModelSerialization
-@_exported import ModelSQL
 @_exported import ModelForms
+@_exported import ModelQuery
+@_exported import ModelSQL
+@_exported import ModelSerialization
+@_exported import ModelValidation
+@_exported import SwiftModelSQLite

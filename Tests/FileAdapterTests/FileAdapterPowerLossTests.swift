@@ -1,5 +1,6 @@
 @testable import CrashHelper
-@testable import FileAdapter
+import FileAdapter
+@testable import SwiftModelFile
 import Foundation
 import Testing
 

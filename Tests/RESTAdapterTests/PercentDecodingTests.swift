@@ -1,5 +1,6 @@
 import Foundation
-@testable import RESTAdapter
+import RESTAdapter
+@testable import SwiftModelREST
 import Testing
 
 /// The byte-level percent decoder and the escaper agree with Foundation's

@@ -1,7 +1,8 @@
 import AdapterConformance
 import Dispatch
 import Foundation
-@testable import SQLiteAdapter
+import SQLiteAdapter
+@testable import SwiftModelSQLite
 import SwiftModelCSQLite
 import Synchronization
 import Testing

@@ -2,7 +2,7 @@ import FileAdapter
 import Foundation
 
 /// The names the `///` snippets of Sources/FileAdapter use (compiled, not run).
-enum SourceFileAdapterDoc {
+enum SourceSwiftModelFileDoc {
     struct Context {
         let store: FileAdapter
         let url: URL

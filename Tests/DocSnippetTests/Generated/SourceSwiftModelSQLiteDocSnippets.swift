@@ -1,8 +1,8 @@
-// Generated from the `///` comments of Sources/SQLiteAdapter by Scripts/doc-snippets.py: do not edit;
+// Generated from the `///` comments of Sources/SwiftModelSQLite by Scripts/doc-snippets.py: do not edit;
 // edit the comments and rerun. Compiled, not run.
 // swift-format-ignore-file
 
-@testable import SQLiteAdapter
+@testable import SwiftModelSQLite
 import ArrayAdapter
 import FileAdapter
 import Foundation
@@ -11,21 +11,21 @@ import RESTAdapter
 import SQLiteAdapter
 import Testing
 
-extension SourceSQLiteAdapterDoc {
-    /// Sources/SQLiteAdapter/Adapter/SQLiteAdapter+RawSQL.swift, snippet 1.
+extension SourceSwiftModelSQLiteDoc {
+    /// Sources/SwiftModelSQLite/Adapter/SQLiteAdapter+RawSQL.swift, snippet 1.
     static func SQLiteAdapterRawSQL1(_ given: Context) throws {
         let store = given.store
         try show(store.execute("UPDATE todos SET done = 1 WHERE due < ?", [.date(.now)]))
     }
 
-    /// Sources/SQLiteAdapter/Adapter/SQLiteAdapter+RawSQL.swift, snippet 2.
+    /// Sources/SwiftModelSQLite/Adapter/SQLiteAdapter+RawSQL.swift, snippet 2.
     static func SQLiteAdapterRawSQL2(_ given: Context) throws {
         let store = given.store
         let late = try SourceDoc_Todo.fetch(sql: "SELECT * FROM todos WHERE due < ? ORDER BY due", [.date(.now)], in: store)
         show(late)
     }
 
-    /// Sources/SQLiteAdapter/Adapter/SQLiteAdapter+ReadAndClose.swift, snippet 1.
+    /// Sources/SwiftModelSQLite/Adapter/SQLiteAdapter+ReadAndClose.swift, snippet 1.
     static func SQLiteAdapterReadAndClose1(_ given: Context) throws {
         let store = given.store
         let (open, total) = try store.read {
@@ -34,7 +34,7 @@ extension SourceSQLiteAdapterDoc {
         show(open, total)
     }
 
-    /// Sources/SQLiteAdapter/Adapter/SQLiteAdapter.swift, snippet 1.
+    /// Sources/SwiftModelSQLite/Adapter/SQLiteAdapter.swift, snippet 1.
     static func SQLiteAdapter1(_ given: Context) throws {
 
         let store = try SQLiteAdapter(path: "todos.sqlite")
@@ -44,7 +44,7 @@ extension SourceSQLiteAdapterDoc {
         show(store, open)
     }
 
-    /// Sources/SQLiteAdapter/Adapter/SQLiteConfiguration.swift, snippet 1.
+    /// Sources/SwiftModelSQLite/Adapter/SQLiteConfiguration.swift, snippet 1.
     static func SQLiteConfiguration1(_ given: Context) throws {
         var configuration = SQLiteConfiguration()
         configuration.readerCount = 8
@@ -53,7 +53,7 @@ extension SourceSQLiteAdapterDoc {
         show(configuration, store)
     }
 
-    /// Sources/SQLiteAdapter/Connection/SQLiteError.swift, snippet 1.
+    /// Sources/SwiftModelSQLite/Connection/SQLiteError.swift, snippet 1.
     static func SQLiteError1(_ given: Context) throws {
         let store = given.store
         do {
@@ -63,7 +63,7 @@ extension SourceSQLiteAdapterDoc {
         }
     }
 
-    /// Sources/SQLiteAdapter/Connection/SQLiteError.swift, snippet 2.
+    /// Sources/SwiftModelSQLite/Connection/SQLiteError.swift, snippet 2.
     static func SQLiteError2(_ given: Context) throws {
         let user = given.user
         do {
@@ -73,7 +73,7 @@ extension SourceSQLiteAdapterDoc {
         }
     }
 
-    /// Sources/SQLiteAdapter/Migrations/SQLiteMigrator.swift, snippet 1.
+    /// Sources/SwiftModelSQLite/Migrations/SQLiteMigrator.swift, snippet 1.
     static func SQLiteMigrator1(_ given: Context) throws {
         let store = given.store
         var migrator = SQLiteMigrator()

@@ -1,7 +1,7 @@
 import PostgresAdapter
 
 /// The names the `///` snippets of Sources/PostgresAdapter use (compiled, not run).
-enum SourcePostgresAdapterDoc {
+enum SourceSwiftModelPostgresDoc {
     struct Context {
         let store: PostgresAdapter
         let user: SourceDoc_User

@@ -1,8 +1,8 @@
-// Generated from the `///` comments of Sources/ArrayAdapter by Scripts/doc-snippets.py: do not edit;
+// Generated from the `///` comments of Sources/SwiftModelArray by Scripts/doc-snippets.py: do not edit;
 // edit the comments and rerun. Compiled, not run.
 // swift-format-ignore-file
 
-@testable import ArrayAdapter
+@testable import SwiftModelArray
 import ArrayAdapter
 import FileAdapter
 import Foundation
@@ -11,12 +11,12 @@ import RESTAdapter
 import SQLiteAdapter
 import Testing
 
-enum SourceArrayAdapterDoc {
+enum SourceSwiftModelArrayDoc {
     struct Context {}
 }
 
-extension SourceArrayAdapterDoc {
-    /// Sources/ArrayAdapter/ArrayAdapter.swift, snippet 1.
+extension SourceSwiftModelArrayDoc {
+    /// Sources/SwiftModelArray/ArrayAdapter.swift, snippet 1.
     static func ArrayAdapter1(_ given: Context) throws {
 
         let store = ArrayAdapter()

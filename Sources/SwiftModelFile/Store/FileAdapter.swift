@@ -1,4 +1,4 @@
-import ArrayAdapter
+import SwiftModelArray
 import Foundation
 import Synchronization
 

@@ -1,7 +1,6 @@
 import ModelEngine
 import SwiftModelCSQLite
 import ModelCore
-import ModelQuery
 
 /// `swiftmodel_match(subject, op, text, caseInsensitive)`: the in-memory engine's text
 /// matching (``TextMatcher``), registered on every connection.

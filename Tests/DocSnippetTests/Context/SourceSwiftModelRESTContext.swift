@@ -1,7 +1,7 @@
 import RESTAdapter
 
 /// The names the `///` snippets of Sources/RESTAdapter use (compiled, not run).
-enum SourceRESTAdapterDoc {
+enum SourceSwiftModelRESTDoc {
     struct Context {
         let api: RESTAdapter
         let order: SourceDoc_Order

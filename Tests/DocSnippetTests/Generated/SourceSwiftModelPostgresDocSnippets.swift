@@ -1,8 +1,8 @@
-// Generated from the `///` comments of Sources/PostgresAdapter by Scripts/doc-snippets.py: do not edit;
+// Generated from the `///` comments of Sources/SwiftModelPostgres by Scripts/doc-snippets.py: do not edit;
 // edit the comments and rerun. Compiled, not run.
 // swift-format-ignore-file
 
-@testable import PostgresAdapter
+@testable import SwiftModelPostgres
 import ArrayAdapter
 import FileAdapter
 import Foundation
@@ -11,8 +11,8 @@ import RESTAdapter
 import SQLiteAdapter
 import Testing
 
-extension SourcePostgresAdapterDoc {
-    /// Sources/PostgresAdapter/Adapter/PostgresAdapter+Pipeline.swift, snippet 1.
+extension SourceSwiftModelPostgresDoc {
+    /// Sources/SwiftModelPostgres/Adapter/PostgresAdapter+Pipeline.swift, snippet 1.
     static func PostgresAdapterPipeline1(_ given: Context) throws {
         let store = given.store
         let user = given.user
@@ -22,20 +22,20 @@ extension SourcePostgresAdapterDoc {
         })
     }
 
-    /// Sources/PostgresAdapter/Adapter/PostgresAdapter+RawSQL.swift, snippet 1.
+    /// Sources/SwiftModelPostgres/Adapter/PostgresAdapter+RawSQL.swift, snippet 1.
     static func PostgresAdapterRawSQL1(_ given: Context) throws {
         let store = given.store
         try show(store.execute("UPDATE todos SET done = TRUE WHERE due < $1", [.date(.now)]))
     }
 
-    /// Sources/PostgresAdapter/Adapter/PostgresAdapter+RawSQL.swift, snippet 2.
+    /// Sources/SwiftModelPostgres/Adapter/PostgresAdapter+RawSQL.swift, snippet 2.
     static func PostgresAdapterRawSQL2(_ given: Context) throws {
         let store = given.store
         let late = try SourceDoc_Todo.fetch(sql: "SELECT * FROM todos WHERE due < $1 ORDER BY due", [.date(.now)], in: store)
         show(late)
     }
 
-    /// Sources/PostgresAdapter/Adapter/PostgresAdapter.swift, snippet 1.
+    /// Sources/SwiftModelPostgres/Adapter/PostgresAdapter.swift, snippet 1.
     static func PostgresAdapter1(_ given: Context) throws {
 
         let store = try PostgresAdapter(PostgresConfiguration("postgresql://app@localhost/app"))
@@ -45,7 +45,7 @@ extension SourcePostgresAdapterDoc {
         show(store, open)
     }
 
-    /// Sources/PostgresAdapter/Adapter/PostgresConfiguration.swift, snippet 1.
+    /// Sources/SwiftModelPostgres/Adapter/PostgresConfiguration.swift, snippet 1.
     static func PostgresConfiguration1(_ given: Context) throws {
         var configuration = PostgresConfiguration("postgresql://app@db.internal/app")
         configuration.maximumConnections = 16
@@ -54,7 +54,7 @@ extension SourcePostgresAdapterDoc {
         show(configuration, store)
     }
 
-    /// Sources/PostgresAdapter/Connection/PostgresError.swift, snippet 1.
+    /// Sources/SwiftModelPostgres/Connection/PostgresError.swift, snippet 1.
     static func PostgresError1(_ given: Context) throws {
         let user = given.user
         do {
@@ -65,7 +65,7 @@ extension SourcePostgresAdapterDoc {
         }
     }
 
-    /// Sources/PostgresAdapter/Migrations/PostgresMigrator.swift, snippet 1.
+    /// Sources/SwiftModelPostgres/Migrations/PostgresMigrator.swift, snippet 1.
     static func PostgresMigrator1(_ given: Context) throws {
         let store = given.store
         var migrator = PostgresMigrator()

@@ -1,31 +1,32 @@
-// Generated from the `///` comments of Sources/RESTAdapter by Scripts/doc-snippets.py: do not edit;
+// Generated from the `///` comments of Sources/SwiftModelREST by Scripts/doc-snippets.py: do not edit;
 // edit the comments and rerun. Compiled, not run.
 // swift-format-ignore-file
 
-@testable import RESTAdapter
+@testable import SwiftModelREST
 import ArrayAdapter
 import FileAdapter
 import Foundation
 import PostgresAdapter
+import RESTAdapter
 import SQLiteAdapter
 import Testing
 
-extension SourceRESTAdapterDoc {
-    /// Sources/RESTAdapter/Adapter/RESTAdapter+Headers.swift, snippet 1.
+extension SourceSwiftModelRESTDoc {
+    /// Sources/SwiftModelREST/Adapter/RESTAdapter+Headers.swift, snippet 1.
     static func RESTAdapterHeaders1(_ given: Context) throws {
         let api = given.api
         let order = given.order
         try show(api.withHeaders(["Idempotency-Key": order.key]) { try order.save() })
     }
 
-    /// Sources/RESTAdapter/Adapter/RESTAdapter+Headers.swift, snippet 2.
+    /// Sources/SwiftModelREST/Adapter/RESTAdapter+Headers.swift, snippet 2.
     static func RESTAdapterHeaders2(_ given: Context) async throws {
         let api = given.api
         let order = given.order
         try show(await api.withHeaders(["Idempotency-Key": order.key]) { try await order.save() })
     }
 
-    /// Sources/RESTAdapter/Adapter/RESTAdapter.swift, snippet 1.
+    /// Sources/SwiftModelREST/Adapter/RESTAdapter.swift, snippet 1.
     static func RESTAdapter1(_ given: Context) throws {
         let api = RESTAdapter(baseURL: URL(string: "https://api.example.com")!)
         show(api.register(SourceDoc_Employee.self, RESTResource(nestedUnder: "company")))
@@ -35,7 +36,7 @@ extension SourceRESTAdapterDoc {
         show(api, team, seniors)
     }
 
-    /// Sources/RESTAdapter/Configuration/RESTConfiguration.swift, snippet 1.
+    /// Sources/SwiftModelREST/Configuration/RESTConfiguration.swift, snippet 1.
     static func RESTConfiguration1(_ given: Context) throws {
         let auth = given.auth
         var configuration = RESTConfiguration()
@@ -47,7 +48,7 @@ extension SourceRESTAdapterDoc {
         show(configuration, api)
     }
 
-    /// Sources/RESTAdapter/Configuration/RESTResource.swift, snippet 1.
+    /// Sources/SwiftModelREST/Configuration/RESTResource.swift, snippet 1.
     static func RESTResource1(_ given: Context) throws {
         let api = given.api
         show(api.register(SourceDoc_Employee.self, RESTResource(nestedUnder: "company")))
@@ -56,7 +57,7 @@ extension SourceRESTAdapterDoc {
         // GET  /companies/10/employees/45     when the owner is known, else /employees/45
     }
 
-    /// Sources/RESTAdapter/Sync/RESTSync.swift, snippet 1.
+    /// Sources/SwiftModelREST/Sync/RESTSync.swift, snippet 1.
     static func RESTSync1(_ given: Context) throws {
         let api = given.api
         let sync = RESTSync(remote: api, local: try SQLiteAdapter(path: "cache.sqlite"))

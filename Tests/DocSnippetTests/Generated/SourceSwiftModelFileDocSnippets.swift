@@ -1,8 +1,8 @@
-// Generated from the `///` comments of Sources/FileAdapter by Scripts/doc-snippets.py: do not edit;
+// Generated from the `///` comments of Sources/SwiftModelFile by Scripts/doc-snippets.py: do not edit;
 // edit the comments and rerun. Compiled, not run.
 // swift-format-ignore-file
 
-@testable import FileAdapter
+@testable import SwiftModelFile
 import ArrayAdapter
 import FileAdapter
 import Foundation
@@ -11,8 +11,8 @@ import RESTAdapter
 import SQLiteAdapter
 import Testing
 
-extension SourceFileAdapterDoc {
-    /// Sources/FileAdapter/Archive/ArchiveError.swift, snippet 1.
+extension SourceSwiftModelFileDoc {
+    /// Sources/SwiftModelFile/Archive/ArchiveError.swift, snippet 1.
     static func ArchiveError1(_ given: Context) throws {
         let store = given.store
         do {
@@ -22,7 +22,7 @@ extension SourceFileAdapterDoc {
         }
     }
 
-    /// Sources/FileAdapter/Archive/KeyedArchiveWriter.swift, snippet 1.
+    /// Sources/SwiftModelFile/Archive/KeyedArchiveWriter.swift, snippet 1.
     static func KeyedArchiveWriter1(_ given: Context) throws {
         var writer = try KeyedArchiveWriter()
         let name = try writer.key("name")
@@ -33,7 +33,7 @@ extension SourceFileAdapterDoc {
         show(writer, name, todo, bytes)
     }
 
-    /// Sources/FileAdapter/Store/ArchiveMigration.swift, snippet 1.
+    /// Sources/SwiftModelFile/Store/ArchiveMigration.swift, snippet 1.
     static func ArchiveMigration1(_ given: Context) throws {
         let store = given.store
         try show(store.register(SourceDoc_Todo.self, version: 3, migrations: [
@@ -45,7 +45,7 @@ extension SourceFileAdapterDoc {
         ]))
     }
 
-    /// Sources/FileAdapter/Store/FileAdapter.swift, snippet 1.
+    /// Sources/SwiftModelFile/Store/FileAdapter.swift, snippet 1.
     static func FileAdapter1(_ given: Context) throws {
 
         // The whole store in one file, loaded now, saved after each commit.
@@ -61,7 +61,7 @@ extension SourceFileAdapterDoc {
         show(store)
     }
 
-    /// Sources/FileAdapter/Store/FileAdapterConfiguration.swift, snippet 1.
+    /// Sources/SwiftModelFile/Store/FileAdapterConfiguration.swift, snippet 1.
     static func FileAdapterConfiguration1(_ given: Context) throws {
         let url = given.url
         var configuration = FileAdapter.Configuration()
@@ -71,7 +71,7 @@ extension SourceFileAdapterDoc {
         show(configuration, store)
     }
 
-    /// Sources/FileAdapter/Store/Model+Archive.swift, snippet 1.
+    /// Sources/SwiftModelFile/Store/Model+Archive.swift, snippet 1.
     static func ModelArchive1(_ given: Context) throws {
         show(ModelStore.setDefault(FileAdapter()))
         try show(SourceDoc_Todo.deserialize(from: URL(filePath: "todos.archive")))   // missing file: no todos

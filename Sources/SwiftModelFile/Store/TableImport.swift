@@ -1,4 +1,4 @@
-import ArrayAdapter
+import SwiftModelArray
 
 /// A model's archive settings: its schema version and the steps that bring older records
 /// up to it.
