@@ -167,4 +167,3 @@ import Testing
         #expect(state.open == 0)
     }
 }
-
