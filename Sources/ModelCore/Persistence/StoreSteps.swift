@@ -38,14 +38,14 @@ package struct StoreSteps<T> {
     package static func fetch(
         _ query: StoreQuery, on store: any PersistenceAdapter, then: @escaping ([[ModelValue]]) throws -> StoreSteps<T>
     ) -> StoreSteps<T> {
-        .call(.fetch(query), on: store) { try then($0.rows(for: query)) }
+        StoreSteps(.call(.fetch(query), store, { try then($0.get().rows(for: query)) }))
     }
 
     /// A count, then `then` with it.
     package static func count(
         _ query: StoreQuery, on store: any PersistenceAdapter, then: @escaping (Int) throws -> StoreSteps<T>
     ) -> StoreSteps<T> {
-        .call(.count(query), on: store) { try then($0.count(for: query)) }
+        StoreSteps(.call(.count(query), store, { try then($0.get().count(for: query)) }))
     }
 
     /// These steps, then `transform` on their result.

@@ -31,7 +31,12 @@ extension Query {
 
     /// The records of `query`, eager loads run (`everyRow`: see ``EagerOwners``).
     func fetchSteps(_ query: StoreQuery, _ store: any PersistenceAdapter, everyRow: Bool = false) -> StoreSteps<[M]> {
-        .fetch(query, on: store) { rows in
+        // Without eager loads the reply needs nothing of the query builder (no copy of it
+        // goes into the step).
+        guard !includes.isEmpty else {
+            return .fetch(query, on: store) { rows in .done(try M.records(from: rows, schema: query.schema, store: store)) }
+        }
+        return .fetch(query, on: store) { rows in
             try self.loadedSteps(M.records(from: rows, schema: query.schema, store: store), store, everyRow: everyRow)
         }
     }
