@@ -110,7 +110,7 @@ import Testing
 
     @Test func anAsyncTransactionWaitsForTheCallsAdmittedBeforeIt() async throws {
         let lock = StoreLock()
-        await lock.enterCall()
+        try await lock.enterCall()
         let store = ArrayAdapter()
         let handle = TransactionHandle(store: store, outer: nil)
         let owned = AsyncSignal()
@@ -122,7 +122,7 @@ import Testing
         #expect(!owned.hasFired, "the transaction does not take the store while an admitted call runs")
         // A call arriving now queues behind the waiting transaction.
         let late = Task(executorPreference: OffThePool.executor) {
-            await lock.enterCall()
+            try await lock.enterCall()
             return owned.hasFired
         }
         lock.leaveCall()
@@ -130,9 +130,41 @@ import Testing
         #expect(owned.hasFired)
         try await Task.sleep(for: .milliseconds(100))
         lock.release(handle)
-        #expect(await late.value, "the later call was admitted only after the transaction")
+        #expect(try await late.value, "the later call was admitted only after the transaction")
         lock.leaveCall()
         handle.close()
+    }
+
+    @Test func aCallCancelledWhileItWaitsForATransactionLeavesAtOnce() async throws {
+        let store = ArrayAdapter()
+        let inside = AsyncSignal()
+        let proceed = AsyncSignal()
+        let transaction = Task(executorPreference: OffThePool.executor) {
+            try await store.transaction { _ in
+                inside.fire()
+                await proceed.wait()
+            }
+        }
+        await inside.wait()
+        let waiting = Task(executorPreference: OffThePool.executor) {
+            let note = Note()
+            note.text = "cancelled while waiting"
+            try await note.save(to: store)
+            return note.isNew
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        waiting.cancel()
+        let cancelled = ContinuousClock.now
+        await #expect(throws: CancellationError.self) { _ = try await waiting.value }
+        #expect(ContinuousClock.now - cancelled < .seconds(5), "it did not wait for the transaction to end")
+        proceed.fire()
+        try await transaction.value
+        #expect(try await Note.query().using(store).count() == 0)
+        // The store admits calls as before.
+        let note = Note()
+        note.text = "after"
+        try await note.save(to: store)
+        #expect(try await Note.query().using(store).count() == 1)
     }
 }
 

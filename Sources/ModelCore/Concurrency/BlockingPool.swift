@@ -71,7 +71,7 @@ package final class BlockingPool: Sendable {
             admission = ThreadTransactions.lock(for: store)
         }
         guard let admission else { return try await run(body) }
-        await admission.enterCall()
+        try await admission.enterCall()
         defer { admission.leaveCall() }
         return try await run(body)
     }

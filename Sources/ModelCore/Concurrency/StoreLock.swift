@@ -44,8 +44,10 @@ package final class StoreLock: @unchecked Sendable {
     private var admittedCalls = 0
     /// Async transactions in ``acquire(_:)`` that do not own the store yet.
     private var pendingTransactions = 0
-    /// Async calls suspended until no async transaction owns the store or waits for it.
-    private var callWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Async calls suspended until no async transaction owns the store or waits for it,
+    /// by the number ``enterCall()`` gave them (a cancelled one leaves by it).
+    private var callWaiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+    private var lastCallWaiter: UInt64 = 0
 
     package init() {}
 
@@ -53,20 +55,46 @@ package final class StoreLock: @unchecked Sendable {
 
     /// Admits an async call outside every transaction before it goes to a pool thread:
     /// suspends (never blocks) while an async transaction owns the store or is waiting to,
-    /// so the thread that runs the call will not wait for one. Pair with ``leaveCall()``.
-    nonisolated(nonsending) package func enterCall() async {
+    /// so the thread that runs the call will not wait for one. Pair with ``leaveCall()``
+    /// once it returns.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled while it waits (it is then
+    ///   not admitted: do not call ``leaveCall()``).
+    nonisolated(nonsending) package func enterCall() async throws {
         if admitNow() { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            gate.lock()
-            if owner == nil || ownerHoldsMutex, pendingTransactions == 0 {
-                admittedCalls += 1
-                gate.unlock()
-                continuation.resume()
-            } else {
-                callWaiters.append(continuation)  // admitted (counted) by whoever resumes it
-                gate.unlock()
-            }
+        let id = gate.withLock { () -> UInt64 in
+            lastCallWaiter &+= 1
+            return lastCallWaiter
         }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                gate.lock()
+                if owner == nil || ownerHoldsMutex, pendingTransactions == 0 {
+                    admittedCalls += 1
+                    gate.unlock()
+                    continuation.resume()
+                    return
+                }
+                callWaiters.append((id, continuation))  // admitted (counted) by whoever resumes it
+                gate.unlock()
+                if Task.isCancelled { cancelCall(id) }
+            }
+        } onCancel: {
+            cancelCall(id)
+        }
+    }
+
+    /// Takes waiting call `id` off the queue, failing it with `CancellationError`, unless
+    /// it was admitted meanwhile.
+    private func cancelCall(_ id: UInt64) {
+        gate.lock()
+        guard let index = callWaiters.firstIndex(where: { $0.id == id }) else {
+            gate.unlock()
+            return
+        }
+        let continuation = callWaiters.remove(at: index).continuation
+        gate.unlock()
+        continuation.resume(throwing: CancellationError())
     }
 
     /// Admits a call at once when nothing async owns or waits for the store.
@@ -90,10 +118,10 @@ package final class StoreLock: @unchecked Sendable {
 
     /// Admits every waiting call when no async transaction owns the store or waits for it.
     /// Call holding `gate`; resume what it returns after unlocking.
-    private func admitWaitingCalls() -> [CheckedContinuation<Void, Never>] {
+    private func admitWaitingCalls() -> [CheckedContinuation<Void, any Error>] {
         guard owner == nil || ownerHoldsMutex, pendingTransactions == 0, !callWaiters.isEmpty else { return [] }
-        var woken: [CheckedContinuation<Void, Never>] = []
-        swap(&woken, &callWaiters)
+        let woken = callWaiters.map(\.continuation)
+        callWaiters = []
         admittedCalls += woken.count
         return woken
     }
@@ -248,13 +276,15 @@ package final class StoreLock: @unchecked Sendable {
         ownerBits.store(holdsMutex ? Self.syncOwner : handle?.bits ?? 0, ordering: .releasing)
         if handle != nil { pendingTransactions -= 1 }  // an async transaction now owns it
         var woken: [CheckedContinuation<Void, Never>] = []
+        var admitted: [CheckedContinuation<Void, any Error>] = []
         if handle == nil && !holdsMutex {
             generation &+= 1
             gate.broadcast()
             swap(&woken, &waiters)
-            woken += admitWaitingCalls()
+            admitted = admitWaitingCalls()
         }
         gate.unlock()
         for waiter in woken { waiter.resume() }
+        for call in admitted { call.resume() }
     }
 }
