@@ -22,10 +22,7 @@ package enum StoreCall: Sendable {
         case .find(let id, let schema): .row(try store.find(id: id, in: schema))
         case .deleteID(let id, let schema): .deleted(try store.delete(id: id, from: schema))
         case .insert(let row, let schema):
-            try { () throws -> StoreReply in
-                let (id, stored) = try store.insertReturningStored(row, into: schema)
-                return .written(StoreWrite(id: id, stored: stored))
-            }()
+            .written(StoreWrite(try store.insertReturningStored(row, into: schema)))
         case .updateRow(let row, let changed, let schema):
             .written(StoreWrite(id: nil, stored: try store.updateReturningStored(row, changedColumns: changed, in: schema)))
         }
@@ -42,10 +39,7 @@ package enum StoreCall: Sendable {
         case .find(let id, let schema): .row(try await store.find(id: id, in: schema))
         case .deleteID(let id, let schema): .deleted(try await store.delete(id: id, from: schema))
         case .insert(let row, let schema):
-            try await { () async throws -> StoreReply in
-                let (id, stored) = try await store.insertReturningStored(row, into: schema)
-                return .written(StoreWrite(id: id, stored: stored))
-            }()
+            .written(StoreWrite(try await store.insertReturningStored(row, into: schema)))
         case .updateRow(let row, let changed, let schema):
             .written(StoreWrite(id: nil, stored: try await store.updateReturningStored(row, changedColumns: changed, in: schema)))
         }
@@ -164,4 +158,9 @@ extension StoreSteps {
             }
         }
     }
+}
+
+extension StoreWrite {
+    /// What an insert answered: the id and the row as stored.
+    init(_ inserted: (id: ModelValue, stored: [ModelValue]?)) { self.init(id: inserted.id, stored: inserted.stored) }
 }

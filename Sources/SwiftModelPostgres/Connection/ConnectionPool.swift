@@ -60,8 +60,9 @@ final class ConnectionPool: Sendable {
     func acquire() throws -> PGConnection {
         while true {
             let waiter = ThreadWaiter()
-            let (decision, id) = guarded.withLock { g in
-                let step = g.state.acquire(now: now(), deadline: now() + acquireTimeout, waiter: .thread(waiter))
+            let (decision, _) = guarded.withLock { g in
+                let instant = now()
+                let step = g.state.acquire(now: instant, deadline: instant + acquireTimeout, waiter: .thread(waiter))
                 if case .queued = step.0 { armTimer(&g) }
                 return step
             }
@@ -74,7 +75,7 @@ final class ConnectionPool: Sendable {
                 discard(connection)
                 continue
             case .open: grant = .slot
-            case .queued: grant = try wait(waiter, id: id)
+            case .queued: grant = try waiter.wait().get()  // the pool's timer expires it at its deadline
             }
             switch grant {
             case .connection(let connection): return connection
@@ -94,14 +95,6 @@ final class ConnectionPool: Sendable {
         case .open: return try? openBlocking()
         case .queued, .exhausted, .closed: return nil
         }
-    }
-
-    /// Waits on the calling thread for what the queue grants `waiter`, up to the timeout.
-    private func wait(_ waiter: ThreadWaiter, id: UInt64?) throws -> State.Grant {
-        if let granted = waiter.wait(for: acquireTimeout) { return try granted.get() }
-        // Timed out here: unless something was granted meanwhile, leave the queue.
-        if let id, guarded.withLock({ $0.state.cancel(id) }) != nil { throw timeoutError }
-        return try waiter.wait().get()
     }
 
     private func openBlocking() throws -> PGConnection {
@@ -226,7 +219,8 @@ final class ConnectionPool: Sendable {
         let grant = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<State.Grant, any Error>) in
                 let (decision, queued) = guarded.withLock { g in
-                    let step = g.state.acquire(now: now(), deadline: now() + acquireTimeout, waiter: .task(continuation))
+                    let instant = now()
+                    let step = g.state.acquire(now: instant, deadline: instant + acquireTimeout, waiter: .task(continuation))
                     if case .queued = step.0 { armTimer(&g) }
                     return step
                 }
@@ -330,7 +324,8 @@ enum PoolWaiter: Sendable {
     }
 }
 
-/// A thread blocked until it is granted a result (once).
+/// A thread blocked until it is granted a result (once): a connection, a slot, or the
+/// failure the pool's timer gives it at its deadline.
 ///
 /// `@unchecked Sendable`: `result` is only touched holding `condition`.
 final class ThreadWaiter: @unchecked Sendable {
@@ -342,15 +337,6 @@ final class ThreadWaiter: @unchecked Sendable {
         if self.result == nil { self.result = result }
         condition.signal()
         condition.unlock()
-    }
-
-    /// The result, waiting at most `timeout` (nil when it did not come).
-    func wait(for timeout: Duration) -> Result<PoolState<PGConnection, PoolWaiter>.Grant, any Error>? {
-        let until = Date().addingTimeInterval(timeout.seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        while result == nil { if !condition.wait(until: until) { break } }
-        return result
     }
 
     /// The result, waiting as long as it takes.
