@@ -68,11 +68,14 @@ let package = Package(
         ),
         .target(name: "SwiftModelPostgres", dependencies: ["ModelCore", "ModelEngine", "ModelSQL", "SwiftModelCLibPQ"]),
         .target(name: "PostgresAdapter", dependencies: coreModules + ["ModelSQL", "SwiftModelPostgres"]),
-        .target(name: "SwiftModelREST", dependencies: ["ModelCore", "ModelEngine", "ModelSerialization"]),
+        // The REST contract client and server share: resources, routes, query encoders and
+        // decoders, query limits (no HTTP client).
+        .target(name: "RESTContract", dependencies: ["ModelCore", "ModelEngine", "ModelSerialization"]),
+        .target(name: "SwiftModelREST", dependencies: ["ModelCore", "ModelEngine", "ModelSerialization", "RESTContract"]),
         .target(name: "RESTAdapter", dependencies: coreModules + ["SwiftModelREST"]),
         .target(name: "RESTTestServer", dependencies: ["ModelCore", "ModelServer"]),
         // Models served over HTTP from their RESTResource declarations (framework-agnostic).
-        .target(name: "ModelServer", dependencies: coreModules + ["RESTAdapter"]),
+        .target(name: "ModelServer", dependencies: coreModules + ["RESTContract"]),
         .target(name: "AdapterConformance", dependencies: coreModules),
         .executableTarget(name: "TaskManager", dependencies: ["SQLiteAdapter"], path: "Examples/TaskManager"),
         .executableTarget(name: "FormDemo", dependencies: ["SQLiteAdapter"], path: "Examples/FormDemo"),
@@ -113,16 +116,18 @@ let package = Package(
                 "ArrayAdapter", "FileAdapter", "SQLiteAdapter", "RESTAdapter", "RESTTestServer", "PostgresAdapter",
                 "AdapterConformance", "TestSupport", "ModelCore", "ModelQuery", "ModelValidation", "ModelSerialization",
                 "ModelSQL", "ModelForms", "ModelFormsUI", "ModelServer", "SwiftModelArray", "SwiftModelFile", "SwiftModelSQLite",
-                "SwiftModelPostgres", "SwiftModelREST",
+                "SwiftModelPostgres", "SwiftModelREST", "RESTContract",
             ]),
         // A user module: the async API from the main actor and detached tasks, public API only.
         .testTarget(name: "AsyncAPITests", dependencies: ["ArrayAdapter", "SQLiteAdapter", "FileAdapter"]),
         .testTarget(
             name: "RESTAdapterTests",
-            dependencies: ["RESTAdapter", "SwiftModelREST", "RESTTestServer", "ArrayAdapter", "SQLiteAdapter", "FileAdapter", "AdapterConformance", "TestSupport"]),
+            dependencies: ["RESTAdapter", "SwiftModelREST", "RESTContract", "RESTTestServer", "ArrayAdapter", "SQLiteAdapter", "FileAdapter", "AdapterConformance", "TestSupport"]),
         .testTarget(
             name: "ModelServerTests",
-            dependencies: ["ModelServer", "ArrayAdapter", "SQLiteAdapter", "RESTTestServer", "AdapterConformance", "TestSupport"]),
+            dependencies: [
+                "ModelServer", "RESTAdapter", "ArrayAdapter", "SQLiteAdapter", "RESTTestServer", "AdapterConformance", "TestSupport",
+            ]),
         .testTarget(
             name: "DifferentialTests",
             dependencies: ["ArrayAdapter", "FileAdapter", "SQLiteAdapter", "PostgresAdapter", "AdapterConformance", "TestSupport"]),

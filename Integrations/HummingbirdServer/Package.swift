@@ -27,7 +27,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
         // The models and resource declarations TodoServer serves and its clients register.
-        .target(name: "TodoModels", dependencies: [.product(name: "ModelServer", package: "SwiftModel")]),
+        .target(
+            name: "TodoModels",
+            dependencies: [.product(name: "ModelServer", package: "SwiftModel"), .product(name: "RESTAdapter", package: "SwiftModel")]),
         .executableTarget(
             name: "TodoServer",
             dependencies: [

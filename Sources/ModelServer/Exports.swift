@@ -2,4 +2,4 @@
 @_exported import ModelQuery
 @_exported import ModelSerialization
 @_exported import ModelValidation
-@_exported import RESTAdapter
+@_exported import RESTContract

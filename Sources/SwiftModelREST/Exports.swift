@@ -2,3 +2,4 @@
 // rest of the model API): JSON rows are ModelSerialization's codec.
 @_exported import ModelCore
 @_exported import ModelSerialization
+@_exported import RESTContract

@@ -1,3 +1,4 @@
+import RESTAdapter
 import AdapterConformance
 import Foundation
 import ModelServer

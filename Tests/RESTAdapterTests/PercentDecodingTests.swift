@@ -1,5 +1,6 @@
 import Foundation
 import RESTAdapter
+@testable import RESTContract
 @testable import SwiftModelREST
 import Testing
 
@@ -34,7 +35,7 @@ import Testing
         let alphabet = Array("aZ09-._~ /%+?&=é✓#".unicodeScalars.map(String.init))
         for _ in 0..<5_000 {
             let sample = (0..<Int.random(in: 0...8)).map { _ in alphabet.randomElement() ?? "" }.joined()
-            let escaped = RESTAdapter.escape(sample)
+            let escaped = PercentEncoding.escape(sample)
             #expect(escaped == sample.addingPercentEncoding(withAllowedCharacters: allowed), "\(sample)")
             #expect(PercentDecoding.decode(Substring(escaped)) == sample, "\(sample)")
         }

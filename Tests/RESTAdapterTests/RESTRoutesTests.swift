@@ -59,6 +59,16 @@ import Testing
         #expect(f.server.requests.count == 2, "nothing sent for either")
     }
 
+    @Test func aTemplateNamingNoColumnIsTheClientsRouteError() throws {
+        let f = try RESTFixture()
+        let bad = RESTAdapter(baseURL: f.server.baseURL)
+        bad.register(Company.self, RESTResource(instancePath: "companies/:nope"))
+        let error = #expect(throws: RESTError.self) { try Company.find(1, in: bad) }
+        #expect(error?.kind == .route)
+        #expect(error?.model == "Company" && error?.message.contains(":nope") == true, "\(String(describing: error))")
+        #expect(f.server.requests.isEmpty, "nothing sent")
+    }
+
     @Test func customPathTemplatesAndPrefixes() throws {
         let f = try RESTFixture(options: .init(pathPrefix: "/api/v2"))
         f.adapter.register(Company.self, RESTResource(collectionPath: "orgs", instancePath: "orgs/:id"))

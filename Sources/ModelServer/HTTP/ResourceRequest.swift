@@ -1,5 +1,5 @@
 import Foundation
-import RESTAdapter
+import RESTContract
 
 /// An HTTP request as the resource core sees it, whatever server received it: method,
 /// path, query items, headers and body bytes.

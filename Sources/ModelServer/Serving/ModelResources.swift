@@ -63,7 +63,7 @@ public struct ModelResources: Sendable {
     /// Serves `type` at the routes `resource` declares (default: `/<table>` and
     /// `/<table>/:id`).
     ///
-    /// - Throws: ``RESTError`` `.route` for a path template naming no column or a
+    /// - Throws: ``RESTRouteError`` for a path template naming no column or a
     ///   `nestedUnder` that is not a `@BelongsTo`; ``SerializationError`` for a JSON mapping
     ///   that does not fit the schema.
     public mutating func register<M: ModelProtocol>(

@@ -12,7 +12,7 @@ extension RESTAdapter {
         while text.hasSuffix("/") { text.removeLast() }
         text += path
         if !items.isEmpty {
-            text += "?" + items.map { Self.escape($0.name) + "=" + Self.escape($0.value ?? "") }.joined(separator: "&")
+            text += "?" + items.map { PercentEncoding.escape($0.name) + "=" + PercentEncoding.escape($0.value ?? "") }.joined(separator: "&")
         }
         guard let url = URL(string: text) else {
             throw RESTError(.route, model: model, message: "\(text) is not a valid URL")
@@ -22,28 +22,6 @@ extension RESTAdapter {
             throw RESTError(.route, url: url, model: model, message: "\(baseURL) is not an http or https URL; RESTAdapter speaks HTTP only")
         }
         return url
-    }
-
-    private static let queryAllowed: CharacterSet = {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return allowed
-    }()
-
-    /// `text` percent-encoded for a path segment or a query item: only unreserved
-    /// characters stay as they are.
-    static func escape(_ text: String) -> String {
-        // The common case — ids, names of plain ASCII — needs nothing, and no NSString.
-        let plain = text.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                true
-            default: false
-            }
-        }
-        if plain { return text }
-        return text.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? text
     }
 
     /// The request for `resource`: its headers (the adapter's, the model's, the ones

@@ -92,8 +92,14 @@ public final class RESTAdapter: PersistenceAdapter {
             }
             readOnly.insert(column)
         }
+        let routes: RESTRoutes
+        do {
+            routes = try RESTRoutes(schema: schema, resource: settings)
+        } catch {
+            throw RESTError(.route, model: schema.modelName, message: error.message)
+        }
         let resource = ResolvedResource(
-            schema: schema, settings: settings, readOnly: readOnly, routes: try RESTRoutes(schema: schema, resource: settings), codec: codec,
+            schema: schema, settings: settings, readOnly: readOnly, routes: routes, codec: codec,
             encoder: settings.queryEncoder ?? configuration.queryEncoder,
             headers: configuration.headers.merging(settings.headers) { _, own in own },
             envelope: settings.envelope ?? configuration.envelope)

@@ -95,22 +95,6 @@ public struct RESTError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// A query part a ``RESTQueryEncoder`` cannot express.
-public struct RESTQueryError: Error, Sendable, CustomStringConvertible {
-    /// The unsupported part, as the encoder names it (`"text match on name"`, `"or"`).
-    public let part: String
-    /// Why, or what the encoder supports instead.
-    public let reason: String
-
-    /// Creates an error.
-    public init(part: String, reason: String) {
-        self.part = part
-        self.reason = reason
-    }
-
-    public var description: String { "cannot express \(part): \(reason)" }
-}
-
 extension RESTError: QueryNotExpressible {
     /// The query part an encoder refused, for ``Kind/unsupportedQuery``.
     public var unexpressedPart: String? { kind == .unsupportedQuery ? message : nil }
@@ -121,4 +105,3 @@ extension RESTError: SwiftModelError {
     public var modelName: String? { model }
 }
 
-extension RESTQueryError: SwiftModelError {}

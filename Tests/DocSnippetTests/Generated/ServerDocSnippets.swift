@@ -5,6 +5,7 @@ import ArrayAdapter
 import FileAdapter
 import Foundation
 import ModelServer
+import RESTAdapter
 import SQLiteAdapter
 import Testing
 
@@ -76,8 +77,9 @@ extension ServerDoc {
         show(configuration, scoped)
     }
 
-    /// Docs/Server.md, snippet 4 (line 213).
+    /// Docs/Server.md, snippet 4 (line 216).
     static func snippet4(_ context: Context) async throws {
+
         let api = RESTAdapter(baseURL: URL(fileURLWithPath: "/").deletingLastPathComponent())  // your server's URL
         show(api.register(ServerDoc_TodoItem.self, RESTResource(nestedUnder: "todo")))       // the server's declaration
         let todo = try await ServerDoc_Todo.create(["title": "walk the dog"], in: api) // validated here, then there

@@ -48,15 +48,6 @@ extension SourceSwiftModelRESTDoc {
         show(configuration, api)
     }
 
-    /// Sources/SwiftModelREST/Configuration/RESTResource.swift, snippet 1.
-    static func RESTResource1(_ given: Context) throws {
-        let api = given.api
-        show(api.register(SourceDoc_Employee.self, RESTResource(nestedUnder: "company")))
-        // GET  /companies/10/employees        for company.employees
-        // POST /companies/10/employees        to create one
-        // GET  /companies/10/employees/45     when the owner is known, else /employees/45
-    }
-
     /// Sources/SwiftModelREST/Sync/RESTSync.swift, snippet 1.
     static func RESTSync1(_ given: Context) throws {
         let api = given.api

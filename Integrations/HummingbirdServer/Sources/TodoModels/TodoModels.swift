@@ -1,5 +1,6 @@
 import Foundation
 import ModelServer
+import RESTAdapter
 
 /// A to-do list: the model the server stores and a client syncs.
 public final class Todo: Model, Validatable {

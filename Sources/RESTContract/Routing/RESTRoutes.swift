@@ -13,14 +13,14 @@ package struct RESTRoutes: Sendable {
         /// that route by it (Django's) need.
         package let trailingSlash: Bool
 
-        package init(_ text: String, schema: ModelSchema) throws(RESTError) {
+        package init(_ text: String, schema: ModelSchema) throws(RESTRouteError) {
             var segments: [Segment] = []
             for part in text.split(separator: "/") where !part.isEmpty {
                 if part.hasPrefix(":") {
                     let name = String(part.dropFirst())
                     guard let column = schema.index(ofColumn: name) else {
-                        throw RESTError(
-                            .route, model: schema.modelName,
+                        throw RESTRouteError(
+                            model: schema.modelName,
                             message: "the path template \"\(text)\" names :\(name), which is not a column")
                     }
                     segments.append(.value(column: column, name: name))
@@ -44,10 +44,10 @@ package struct RESTRoutes: Sendable {
             var out = ""
             for segment in segments {
                 switch segment {
-                case .literal(let text): out += "/" + RESTAdapter.escape(text)
+                case .literal(let text): out += "/" + PercentEncoding.escape(text)
                 case .value(let column, _):
                     guard let value = values(column), !value.isNull else { return nil }
-                    out += "/" + RESTAdapter.escape(Self.text(value))
+                    out += "/" + PercentEncoding.escape(Self.text(value))
                 }
             }
             return trailingSlash ? out + "/" : out
@@ -72,17 +72,17 @@ package struct RESTRoutes: Sendable {
     /// Whether the flat templates may be used (false for a nested, non-shallow resource).
     package let flatAllowed: Bool
 
-    package init(schema: ModelSchema, resource: RESTResource) throws(RESTError) {
+    package init(schema: ModelSchema, resource: RESTResource) throws(RESTRouteError) {
         let table = schema.tableName
         if let owner = resource.nestedUnder {
             let relation: Relation?
             do {
                 relation = try schema.relation(named: owner)
             } catch {
-                throw RESTError(.route, model: schema.modelName, message: "resolving \(owner): \(error)")
+                throw RESTRouteError(model: schema.modelName, message: "resolving \(owner): \(error)")
             }
             guard let relation, relation.kind == .belongsTo else {
-                throw RESTError(.route, model: schema.modelName, message: "nestedUnder \"\(owner)\" is not a @BelongsTo relation")
+                throw RESTRouteError(model: schema.modelName, message: "nestedUnder \"\(owner)\" is not a @BelongsTo relation")
             }
             let key = schema.columns[relation.foreignKey].name
             let base = "\(relation.target.tableName)/:\(key)/\(table)"

@@ -1,0 +1,3 @@
+// What every file of the module uses: rows travel as ModelSerialization's JSON codec.
+@_exported import ModelCore
+@_exported import ModelSerialization
