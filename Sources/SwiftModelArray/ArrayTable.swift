@@ -7,7 +7,9 @@ import ModelEngine
 /// transaction is open (its journal refers to slots).
 ///
 /// Only used under ``ArrayAdapter``'s lock, so its state needs no synchronisation of
-/// its own; exclusivity is checked statically by that single-owner discipline.
+/// its own; exclusivity is checked statically by that single-owner discipline. (Without
+/// `@exclusivity(unchecked)`, `Scripts/instructions.py --adapter array --n 5000` counts
+/// lookups by id +11 %, update all +9.5 %, delete half +31 %.)
 final class ArrayTable {
     let schema: ModelSchema
     @exclusivity(unchecked) private(set) var slots: [[ModelValue]?] = []

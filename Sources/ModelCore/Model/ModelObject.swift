@@ -16,7 +16,10 @@ open class ModelObject {
     /// The current values in schema order (empty until the schema is attached).
     // Records are single-owner (not Sendable) and their stored properties are never
     // accessed re-entrantly, so dynamic exclusivity checks are dropped from all of them:
-    // every property write and save reads several (measured: about 7 % of an insert).
+    // every property write and save reads several. Measured with `Scripts/instructions.py
+    // --n 5000` on release builds: without it, SQLite insert takes 200.1 M instructions
+    // instead of 150.8 M (+33 %), update all +24 %, fetch all +10 %; ArrayAdapter insert
+    // +71 %.
     // Only accesses compiled in ModelCore are unchecked: other modules go through the
     // inlinable accessors in ModelObject+Access.swift.
     @exclusivity(unchecked) @usableFromInline package final var __values: [ModelValue] = []

@@ -102,7 +102,9 @@ package final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     // Only `withLock` touches the value, holding the (non-recursive) mutex, so two accesses
     // can never overlap: the dynamic exclusivity check each access would pay (about 80
-    // instructions, 1.1 million times in `--contexts 10000`) proves nothing.
+    // instructions, 1.1 million times in `--contexts 10000`) proves nothing. Measured under
+    // callgrind, whole run of `ModelBenchmarks --contexts 2000 --runs 1`: 953.8 M
+    // instructions without it, 938.5 M with (+1.6 %).
     @exclusivity(unchecked) private var value: Value
 
     package init(_ value: Value) {

@@ -13,7 +13,9 @@ import ModelCore
 package final class SQLTransactionLevels {
     // Unchecked: used only under the transaction's lock and never re-entrantly, and
     // ``pending(_:)`` runs on every write of a transaction that prepared its table (a
-    // dynamic exclusivity check there was about 76 instructions an insert).
+    // dynamic exclusivity check there was about 76 instructions an insert; measured with
+    // TransactionHandle's: `Scripts/instructions.py --adapter sqlite --n 5000`, insert
+    // +1.3 % and delete half +2.7 % without them).
     @exclusivity(unchecked) private var levels: [[ObjectIdentifier: SQLTable]] = []
 
     package init() {}

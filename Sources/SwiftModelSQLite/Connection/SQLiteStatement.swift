@@ -12,7 +12,7 @@ final class SQLiteStatement {
     let columnCount: Int32
     /// Whether a bound text or blob is larger than ``largeValue`` (kept until ``reset()``
     /// clears it). Only the statement's thread touches it.
-    @exclusivity(unchecked) private var holdsLargeValue = false
+    private var holdsLargeValue = false
     /// Bound values at least this long are cleared when the statement is reset, so a
     /// cached statement does not keep a large copy alive until its next run.
     static let largeValue = 16 * 1024
