@@ -134,8 +134,7 @@ let package = Package(
         .testTarget(
             name: "PostgresAdapterTests",
             dependencies: [
-                "PostgresAdapter", "SwiftModelPostgres", "SwiftModelCLibPQ", "ModelSQL", "ArrayAdapter", "SQLiteAdapter",
-                "AdapterConformance", "TestSupport", "CrashHelper",
+                "PostgresAdapter", "ModelSQL", "ArrayAdapter", "SQLiteAdapter", "AdapterConformance", "TestSupport", "CrashHelper",
             ]),
     ],
     swiftLanguageModes: [.v6]
