@@ -134,7 +134,8 @@ let package = Package(
         .testTarget(
             name: "PostgresAdapterTests",
             dependencies: [
-                "PostgresAdapter", "ModelSQL", "ArrayAdapter", "SQLiteAdapter", "AdapterConformance", "TestSupport", "CrashHelper",
+                "PostgresAdapter", "SwiftModelPostgres", "SwiftModelCLibPQ", "ModelSQL", "ArrayAdapter", "SQLiteAdapter",
+                "AdapterConformance", "TestSupport", "CrashHelper",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,7 +3,7 @@ import SwiftModelCLibPQ
 
 /// A write sent in libpq's pipeline mode whose result has not been read yet, and what its
 /// result must show: the error the write would have thrown had it waited is built from it
-/// when the result arrives (``PGConnection/settle()``).
+/// when the result arrives (``PGConnection/settle()``, read by ``PGFlight``).
 struct PGPendingWrite {
     /// What the write was, for the error its result may call for.
     enum Kind {
@@ -69,12 +69,8 @@ extension PGConnection {
     ///   `.connection` when the connection broke.
     func send(_ write: PGPendingWrite) throws {
         try Self.checkParameterCount(write.arguments, sql: write.sql)
-        var handle = try live()
-        if statements[write.sql] == nil {
-            try settle()
-            handle = try live()
-            _ = try prepared(write.sql, handle)
-        }
+        if statements[write.sql] == nil { try prepare(write.sql) }
+        let handle = try live()
         guard let statement = statements[write.sql] else {
             throw PostgresError(.mismatch, message: "the statement was not prepared", sql: write.sql)
         }
@@ -97,25 +93,18 @@ extension PGConnection {
         if pending.count >= Self.pipelineDepth { try settle() }
     }
 
-    /// Ends the pipeline: a sync, then every waiting write's result in order, leaving
-    /// pipeline mode. Throws the first failure — the server's error mapped as the write
-    /// would have thrown it (``PGPendingWrite/failed(_:)``), or a write that found no row —
-    /// after reading everything, so the connection is ready for the next statement (inside
-    /// a transaction the server has aborted it, as for any failed statement).
-    func settle() throws {
-        guard !pending.isEmpty else { return }
-        let writes = pending
-        pending.removeAll(keepingCapacity: true)
-        guard let handle else { throw PostgresError(.connection, message: "the connection is closed") }
-        var first: (any Error)?
-        if PQpipelineSync(handle) != 1 {
-            first = failure(nil, sql: nil, arguments: [])
-        } else {
-            let synced = readPipeline(handle) { index, raw in judge(raw, of: writes, at: index, into: &first) }
-            if !synced, first == nil { first = failure(nil, sql: writes.last?.sql, arguments: writes.last?.arguments ?? []) }
+    /// Queues a statement without parameters in the pipeline (entering it when nothing is
+    /// waiting), unnamed, so nothing needs preparing; its result is read at the next
+    /// settle. Its failure, if any, is the server's error as it gave it.
+    func sendUnprepared(_ sql: String, as kind: PGPendingWrite.Kind = .plain) throws {
+        let handle = try live()
+        if pending.isEmpty, PQenterPipelineMode(handle) != 1 { throw failure(nil, sql: sql, arguments: []) }
+        guard PQsendQueryParams(handle, sql, 0, nil, nil, nil, nil, 1) == 1 else {
+            let error = failure(nil, sql: sql, arguments: [])
+            discardPipeline()
+            throw error
         }
-        _ = PQexitPipelineMode(handle)
-        if let first { throw first }
+        pending.append(PGPendingWrite(sql: sql, arguments: [], kind: kind))
     }
 
     /// Takes the result `raw` of write `index` of `writes` (and frees it): a failure — the
@@ -146,28 +135,5 @@ extension PGConnection {
     /// Settles the waiting writes, ignoring their failures (before a `ROLLBACK`).
     func discardPipeline() {
         do { try settle() } catch {}
-    }
-
-    /// Reads a pipeline's results up to its sync's marker, handing each result (which the
-    /// callback then owns) with the index of the statement it belongs to — statements are
-    /// separated by a null result. False when the connection broke before the sync.
-    func readPipeline(_ handle: OpaquePointer, _ each: (Int, OpaquePointer) -> Void) -> Bool {
-        var index = 0
-        var empty = 0
-        while true {
-            guard let raw = PQgetResult(handle) else {
-                // The end of one statement's results; two in a row: nothing more is coming.
-                if PQstatus(handle) != CONNECTION_OK || empty > 0 { return false }
-                empty += 1
-                index += 1
-                continue
-            }
-            empty = 0
-            if PQresultStatus(raw) == PGRES_PIPELINE_SYNC {
-                PQclear(raw)
-                return true
-            }
-            each(index, raw)
-        }
     }
 }

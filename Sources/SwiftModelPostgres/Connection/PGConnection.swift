@@ -94,42 +94,6 @@ package final class PGConnection: @unchecked Sendable {
             sql: sql, arguments: arguments)
     }
 
-    func check(_ raw: OpaquePointer?, sql: String, arguments: [ModelValue]) throws -> PGResult {
-        guard let result = raw.map(PGResult.init) else { throw failure(nil, sql: sql, arguments: arguments) }
-        switch PQresultStatus(result.handle) {
-        case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY: return result
-        default: throw failure(result, sql: sql, arguments: arguments)
-        }
-    }
-
-    /// Runs SQL without parameters (one or more statements) with the simple protocol.
-    @discardableResult
-    func execute(_ sql: String) throws -> PGResult {
-        if !pending.isEmpty { try settle() }
-        let handle = try live()
-        if let local = localSettings(handle) {
-            // One simple-protocol string runs as one transaction on one server connection.
-            let script = sql.hasPrefix("BEGIN") ? sql + "; " + local : local + "; " + sql
-            return try check(PQexec(handle, script), sql: sql, arguments: [])
-        }
-        return try check(PQexec(handle, sql), sql: sql, arguments: [])
-    }
-
-    /// Runs one statement with bound values through a cached prepared statement, with
-    /// binary results.
-    func query(_ sql: String, _ arguments: [ModelValue]) throws -> PGResult {
-        try Self.checkParameterCount(arguments, sql: sql)
-        if !pending.isEmpty { try settle() }
-        let handle = try live()
-        let statement = try prepared(sql, handle)
-        let parameters = try bind(arguments, to: statement.types, sql: sql)
-        if session.unnamedStatements { return try queryUnnamed(sql, arguments, statement.types, parameters, handle) }
-        let raw = parameters.withPointers { values, lengths, formats in
-            PQexecPrepared(handle, statement.name, Int32(arguments.count), values, lengths, formats, 1)
-        }
-        return try check(raw, sql: sql, arguments: arguments)
-    }
-
     /// The most values one statement binds. The protocol counts parameters in 16 bits,
     /// but libpq (through 15 at least) takes a server message over 30,000 bytes for a
     /// lost connection unless it is of a few kinds, and the parameter description the
@@ -163,23 +127,5 @@ package final class PGConnection: @unchecked Sendable {
             throw error.with(sql: sql, arguments: arguments)
         }
         return parameters
-    }
-
-    /// The cached prepared statement for `sql`, preparing (and describing) it on first use.
-    /// Call outside pipeline mode.
-    func prepared(_ sql: String, _ handle: OpaquePointer) throws -> (name: String, types: [UInt32]) {
-        if let statement = statements[sql] { return statement }
-        if session.unnamedStatements { return try describeUnnamed(sql, handle) }
-        if statements.count >= Self.statementLimit {
-            try execute("DEALLOCATE ALL")
-            statements.removeAll(keepingCapacity: true)
-        }
-        nextStatement += 1
-        let name = "swiftmodel_\(nextStatement)"
-        _ = try check(PQprepare(handle, name, sql, 0, nil), sql: sql, arguments: [])
-        let description = try check(PQdescribePrepared(handle, name), sql: sql, arguments: [])
-        let types = (0..<PQnparams(description.handle)).map { UInt32(PQparamtype(description.handle, $0)) }
-        statements[sql] = (name, types)
-        return (name, types)
     }
 }

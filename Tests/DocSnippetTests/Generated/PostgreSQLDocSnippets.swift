@@ -46,7 +46,7 @@ func PostgreSQLDoc_report(_ store: PostgresAdapter) throws {
     print(late.count)
 }
 
-// Docs/PostgreSQL.md, snippet 5 (line 264)
+// Docs/PostgreSQL.md, snippet 5 (line 266)
 func PostgreSQLDoc_importTodos(_ names: [String], into store: PostgresAdapter) throws {
     try store.transaction {
         for name in names {
@@ -60,7 +60,7 @@ func PostgreSQLDoc_importTodos(_ names: [String], into store: PostgresAdapter) t
     }
 }
 
-// Docs/PostgreSQL.md, snippet 6 (line 288)
+// Docs/PostgreSQL.md, snippet 6 (line 290)
 func PostgreSQLDoc_pooledStore() throws -> PostgresAdapter {
     var settings = PostgresConfiguration("host=pgbouncer.internal port=6432 dbname=app user=app")
     settings.transactionPooling = true
@@ -70,7 +70,7 @@ func PostgreSQLDoc_pooledStore() throws -> PostgresAdapter {
     return try PostgresAdapter(settings)
 }
 
-// Docs/PostgreSQL.md, snippet 7 (line 413)
+// Docs/PostgreSQL.md, snippet 7 (line 415)
 func PostgreSQLDoc_highlyAvailableStore() throws -> PostgresAdapter {
     let nodes = "host=db-a.internal,db-b.internal port=5432,5432 dbname=app user=app connect_timeout=2"
     var settings = PostgresConfiguration(nodes + " target_session_attrs=read-write")
@@ -119,19 +119,19 @@ extension PostgreSQLDoc {
 
     }
 
-    /// Docs/PostgreSQL.md, snippet 5 (line 264).
+    /// Docs/PostgreSQL.md, snippet 5 (line 266).
     static func snippet5(_ context: Context) throws {
         _ = context
 
     }
 
-    /// Docs/PostgreSQL.md, snippet 6 (line 288).
+    /// Docs/PostgreSQL.md, snippet 6 (line 290).
     static func snippet6(_ context: Context) throws {
         _ = context
 
     }
 
-    /// Docs/PostgreSQL.md, snippet 7 (line 413).
+    /// Docs/PostgreSQL.md, snippet 7 (line 415).
     static func snippet7(_ context: Context) throws {
         _ = context
 
