@@ -1,4 +1,5 @@
 import Foundation
+import ModelSQL
 import SwiftModelCLibPQ
 import Testing
 
@@ -14,16 +15,26 @@ struct PGStatementTests {
     /// One operation on a connection, run by either driver.
     struct Operation {
         let name: String
-        let blocking: (PGConnection) throws -> PGResult?
-        let async: (PGConnection, PGEventLoop) async throws -> PGResult?
+        /// The answer, described (see ``describe(_:)``).
+        let blocking: (PGConnection) throws -> String
+        let async: (PGConnection, PGEventLoop) async throws -> String
 
         static func script(_ sql: String) -> Operation {
-            Operation(name: sql, blocking: { try $0.execute(sql) }, async: { try await $0.execute(sql, on: $1) })
+            Operation(
+                name: sql, blocking: { describe(try $0.execute(sql)) }, async: { describe(try await $0.execute(sql, on: $1)) })
         }
 
         static func query(_ sql: String, _ arguments: [ModelValue]) -> Operation {
             Operation(
-                name: sql, blocking: { try $0.query(sql, arguments) }, async: { try await $0.query(sql, arguments, on: $1) })
+                name: sql, blocking: { describe(try $0.query(sql, arguments)) },
+                async: { describe(try await $0.query(sql, arguments, on: $1)) })
+        }
+
+        /// A store operation's call (``SQLCall``), made as the adapter's blocking and async
+        /// drivers make it (``PGConnection/reply(to:)``, ``PGConnection/reply(to:on:)``).
+        static func call(_ name: String, _ call: SQLCall) -> Operation {
+            Operation(
+                name: name, blocking: { describe(try $0.reply(to: call)) }, async: { describe(try await $0.reply(to: call, on: $1)) })
         }
 
         /// Statements queued in the pipeline without parameters, then settled.
@@ -37,26 +48,40 @@ struct PGStatementTests {
                 blocking: { connection in
                     try queue(connection)
                     try connection.settle()
-                    return nil
+                    return "settled"
                 },
                 async: { connection, loop in
                     try queue(connection)
                     try await connection.settle(on: loop)
-                    return nil
+                    return "settled"
                 })
         }
     }
 
-    /// What an operation answered: its rows as values, or its error.
-    static func answer(_ body: () async throws -> PGResult?) async -> String {
+    /// What an operation answered, or its error.
+    static func answer(_ body: () async throws -> String) async -> String {
         do {
-            guard let result = try await body() else { return "settled" }
-            let rows = (0..<result.rowCount).map { r in
-                (0..<result.columnCount).map { c in "\(result.value(r, c, oid: result.oid(c)))" }.joined(separator: ",")
-            }
-            return "\(result.affectedRows) changed; rows: " + rows.joined(separator: " | ")
+            return try await body()
         } catch {
             return "error: \(error)"
+        }
+    }
+
+    /// A result's rows as values.
+    static func describe(_ result: PGResult) -> String {
+        let rows = (0..<result.rowCount).map { r in
+            (0..<result.columnCount).map { c in "\(result.value(r, c, oid: result.oid(c)))" }.joined(separator: ",")
+        }
+        return "\(result.affectedRows) changed; rows: " + rows.joined(separator: " | ")
+    }
+
+    /// A call's reply.
+    static func describe(_ reply: SQLReply) -> String {
+        switch reply {
+        case .rows(let rows): "rows: \(rows)"
+        case .row(let row): "row: " + (row.map { "\($0)" } ?? "none")
+        case .count(let count): "count: \(count)"
+        case .id(let id): "id: \(id)"
         }
     }
 
@@ -90,12 +115,15 @@ struct PGStatementTests {
         return (answers, transcript)
     }
 
-    static func compare(_ operations: [Operation], conninfo: String, session: PGSession) async throws {
+    /// The answers, when both drivers gave the same ones with the same transcript.
+    @discardableResult
+    static func compare(_ operations: [Operation], conninfo: String, session: PGSession) async throws -> [String] {
         let blocking = try await run(operations, conninfo: conninfo, session: session, async: false)
         let async = try await run(operations, conninfo: conninfo, session: session, async: true)
         #expect(blocking.answers == async.answers)
         #expect(blocking.transcript == async.transcript)
         #expect(!blocking.transcript.isEmpty)
+        return blocking.answers
     }
 
     @Test func bothDriversSendAndReadTheSameMessagesOnADirectConnection() async throws {
@@ -134,5 +162,51 @@ struct PGStatementTests {
             .query("SELECT $1::text", [.int(3)]),
         ]
         try await Self.compare(operations, conninfo: url, session: session)
+    }
+
+    /// The store operations of the adapter, as calls on one table: each sends the same
+    /// statements and reads the same results whichever driver makes it (`PostgresAdapter`'s
+    /// blocking operations and its `AsyncPersistenceAdapter` ones run these calls).
+    @Test func bothDriversMakeTheSameCallsOfStoreOperations() async throws {
+        let url = try #require(PostgresTestServer.url)
+        var configuration = PostgresTestServer.configuration()
+        let adapter = try PostgresAdapter(configuration)
+        defer { try? adapter.close() }
+        let table = try adapter.table(for: PgTicket.schema)
+        let schema = try #require(configuration.schema)
+        configuration.primary = url
+        let id = ModelValue.int(7)
+        var row = [ModelValue](repeating: .null, count: PgTicket.schema.columns.count)
+        row[1] = .string("T7")
+        var explicit = row
+        explicit[0] = id
+        explicit[1] = .string("T8")
+        var after = row
+        after[1] = .string("T9")
+        let operations: [Operation] = [
+            // Each driver's run starts from an empty table and a fresh sequence.
+            .call("clear", .run("TRUNCATE \(table.name) RESTART IDENTITY", [])),
+            .call("insert generating its id", .insert(row, table)),
+            .call("insert with an explicit id, bumping the sequence", .insert(explicit, table)),
+            .call("insert of a stored id", .insert(explicit, table)),
+            .call("insert generating the id after the explicit one", .insert(after, table)),
+            .call("find", .find(id, table)),
+            .call("find of no row", .find(.int(-1), table)),
+            .call("rows", .rows("SELECT \(table.columnList) FROM \(table.name) ORDER BY 1", [], table)),
+            .call("integer", .integer("SELECT count(*) FROM \(table.name) WHERE id > $1", [.int(0)])),
+            .call("update of a row", .updateRow(explicit, columns: [1], table)),
+            .call("run", .run(table.deleteSQL, [id])),
+        ]
+        let session = PGSession(setup: ["SET search_path TO \"\(schema)\""])
+        let answers = try await Self.compare(operations, conninfo: url, session: session)
+        #expect(answers.count == operations.count)
+        #expect(answers[1].hasSuffix("id: 1"))
+        #expect(answers[2].hasSuffix("id: 7"))
+        #expect(answers[3].contains("error: PostgreSQL uniqueViolation"))
+        #expect(answers[4].hasSuffix("id: 8"))  // the sequence moved past the explicit id
+        #expect(answers[5].contains("\"T8\""))
+        #expect(answers[6].hasSuffix("row: none"))
+        #expect(answers[8].hasSuffix("count: 3"))
+        #expect(answers[9].hasSuffix("count: 1") && answers[10].hasSuffix("count: 1"))
     }
 }

@@ -1,27 +1,22 @@
 import ModelCore
 
 /// The query operations of every SQL adapter: each compiles to one statement
-/// (``SQLCompiler``, with the table's date storage) run on a lent connection.
+/// (``SQLCompiler``, with the table's date storage) described as an ``SQLOperation`` and run
+/// on a lent connection.
 extension SQLStore {
     /// The rows matching `query`, ordered by its keys and then store order.
     package func fetchRows(_ query: StoreQuery) throws -> [[ModelValue]] {
-        let table = try table(for: query.schema)
-        let (sql, arguments) = try table.select(query, dialect)
-        return try reading { connection in try connection.rows(sql, arguments, of: table) }
+        try run(try table(for: query.schema).fetchOperation(query, dialect))
     }
 
     /// `SELECT count(*)` of the rows matching `query` (limit and offset apply).
     package func countRows(_ query: StoreQuery) throws -> Int {
-        let table = try table(for: query.schema)
-        let (sql, arguments) = try table.count(query, dialect)
-        return try reading { connection in try connection.integer(sql, arguments) }
+        try run(try table(for: query.schema).countOperation(query, dialect))
     }
 
     /// Deletes the rows matching `query` in one `DELETE`.
     package func deleteRows(_ query: StoreQuery) throws -> Int {
-        let table = try table(for: query.schema)
-        let (sql, arguments) = try table.delete(query, dialect)
-        return try writing(tablesChangedByDelete(from: query.schema)) { connection in try connection.run(sql, arguments) }
+        try run(try table(for: query.schema).deleteOperation(query, dialect, changing: tablesChangedByDelete(from: query.schema)))
     }
 
     /// Sets columns on the rows matching `query` in one `UPDATE`; returns how many rows
@@ -30,11 +25,10 @@ extension SQLStore {
     /// - Throws: ``StoreError`` `.uniqueViolation` when a `.unique` column would hold one
     ///   value in two rows (no row changes).
     package func updateRows(_ query: StoreQuery, set values: [Int: ModelValue]) throws -> Int {
-        let table = try table(for: query.schema)
-        guard let (sql, arguments) = try table.update(query, set: values, dialect) else { return 0 }
-        return try table.mappingViolations(id: nil, { Connection.violation($0, in: table) }) {
-            try writing([query.schema.tableName]) { connection in try connection.run(sql, arguments) }
+        guard let operation = try table(for: query.schema).updateOperation(query, set: values, dialect, on: Connection.self) else {
+            return 0
         }
+        return try run(operation)
     }
 
     /// Computes `query.aggregate` in SQL (`count`, `sum`, `avg`, `min`, `max`, `GROUP BY`),
@@ -43,11 +37,6 @@ extension SQLStore {
     /// - Throws: ``StoreError`` `.invalidRequest` without an aggregate; `.storage` on
     ///   integer overflow in `sum`.
     package func aggregateRows(_ query: StoreQuery) throws -> [AggregateGroup] {
-        let plan = try table(for: query.schema).aggregate(query, dialect)
-        do {
-            return plan.groups(try reading { connection in try connection.rows(plan.sql, plan.arguments, of: plan.table) { _ in plan.slots } })
-        } catch where Connection.isOverflow(error) {
-            throw plan.overflow
-        }
+        try run(try table(for: query.schema).aggregateOperation(query, dialect, on: Connection.self))
     }
 }

@@ -42,13 +42,11 @@ extension PostgresAdapter {
     /// - Throws: ``PostgresError`` `.foreignKeyViolation` when a `.restrict` relation still
     ///   has children.
     public func delete(id: ModelValue, from schema: ModelSchema) throws -> Bool {
-        let table = try table(for: schema)
-        return try writing(tablesChangedByDelete(from: schema)) { try $0.delete(id: id, from: table) > 0 }
+        try run(try table(for: schema).deleteOperation(id: id, changing: tablesChangedByDelete(from: schema)))
     }
 
     /// The row with this id, by primary key.
     public func find(id: ModelValue, in schema: ModelSchema) throws -> [ModelValue]? {
-        let table = try table(for: schema)
-        return try reading { try $0.find(id: id, in: table) }
+        try run(try table(for: schema).findOperation(id))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ModelSQL
 import SwiftModelCLibPQ
 
 /// The async driver of statements: the same ``PGStatement`` and ``PGFlight`` as the
@@ -20,6 +21,14 @@ extension PGConnection {
     @discardableResult
     func execute(_ sql: String, on loop: PGEventLoop) async throws -> PGResult {
         try answer(try await run(PGStatement(sql, .script), on: loop), sql: sql, arguments: [])
+    }
+
+    /// Makes `call` without blocking (the blocking driver: ``reply(to:)``).
+    func reply(to call: SQLCall, on loop: PGEventLoop) async throws -> SQLReply {
+        let statement = call.postgres
+        let result = try await query(statement.sql, statement.arguments, on: loop)
+        if let then = statement.then { _ = try await query(then.sql, then.arguments, on: loop) }
+        return try statement.reply(result)
     }
 
     /// Drives `statement` to its answer without blocking, after settling the pipelined

@@ -12,24 +12,17 @@ import ModelSQL
 extension PostgresAdapter: AsyncPersistenceAdapter {
     /// The row with this id, by primary key, without blocking a thread.
     public func find(id: ModelValue, in schema: ModelSchema) async throws -> [ModelValue]? {
-        let table = try await preparedTable(schema)
-        return try await readingAsync { connection in
-            let reader = try RowReader(table, try await connection.query(table.findSQL, [id], on: loop))
-            return reader.count > 0 ? try reader.row(0) : nil
-        }
+        try await run(try await preparedTable(schema).findOperation(id))
     }
 
     /// The rows matching `query` (one prepared `SELECT`), without blocking a thread.
     public func fetch(_ query: StoreQuery) async throws -> [[ModelValue]] {
-        let table = try await preparedTable(query.schema)
-        let (sql, arguments) = try table.select(query, dialect)
-        return try await readingAsync { connection in try RowReader(table, try await connection.query(sql, arguments, on: loop)).rows() }
+        try await run(try await preparedTable(query.schema).fetchOperation(query, dialect))
     }
 
     /// `SELECT count(*)` of the rows matching `query`, without blocking a thread.
     public func count(_ query: StoreQuery) async throws -> Int {
-        let (sql, arguments) = try await preparedTable(query.schema).count(query, dialect)
-        return try await readingAsync { connection in try await connection.query(sql, arguments, on: loop).integer() ?? 0 }
+        try await run(try await preparedTable(query.schema).countOperation(query, dialect))
     }
 
     /// `query.aggregate` computed in SQL, without blocking a thread.
@@ -37,15 +30,7 @@ extension PostgresAdapter: AsyncPersistenceAdapter {
     /// - Throws: ``StoreError`` `.invalidRequest` without an aggregate; `.storage` on
     ///   integer overflow in `sum`.
     public func aggregate(_ query: StoreQuery) async throws -> [AggregateGroup] {
-        let plan = try await preparedTable(query.schema).aggregate(query, dialect)
-        do {
-            let rows = try await readingAsync { connection in
-                try await connection.query(plan.sql, plan.arguments, on: loop).rows(plan.slots, of: plan.table)
-            }
-            return plan.groups(rows)
-        } catch where PGConnection.isOverflow(error) {
-            throw plan.overflow
-        }
+        try await run(try await preparedTable(query.schema).aggregateOperation(query, dialect, on: PGConnection.self))
     }
 
     /// Inserts a row (see ``insert(_:into:)``) without blocking a thread; the stored row is
@@ -55,12 +40,7 @@ extension PostgresAdapter: AsyncPersistenceAdapter {
     ) {
         let table = try await preparedTable(schema)
         let id = try await table.insert(row, violations: { PGConnection.violation($0, in: table) }) {
-            try await writingAsync([schema.tableName]) { connection in
-                let insert = table.insertStatement(row)
-                let result = try await connection.query(insert.sql, insert.arguments, on: loop)
-                if let bump = table.sequenceBump(row) { _ = try await connection.query(bump.sql, bump.arguments, on: loop) }
-                return try insert.id(result)
-            }
+            try await writingAsync([schema.tableName]) { try await $0.reply(to: .insert(row, table), on: loop).id }
         }
         return (id, nil)
     }
@@ -74,8 +54,7 @@ extension PostgresAdapter: AsyncPersistenceAdapter {
         try await table.update(row, changedColumns: changedColumns, violations: { PGConnection.violation($0, in: table) }) {
             columns in
             try await writingAsync([schema.tableName]) { connection in
-                try await connection.query(table.updateSQL(columns), columns.map { table.stored(row[$0], $0) } + [row[0]], on: loop)
-                    .affectedRows
+                try await connection.reply(to: .updateRow(row, columns: columns, table), on: loop).count
             }
         }
         return nil
@@ -83,18 +62,13 @@ extension PostgresAdapter: AsyncPersistenceAdapter {
 
     /// Deletes the row with this id without blocking a thread; whether there was one.
     public func delete(id: ModelValue, from schema: ModelSchema) async throws -> Bool {
-        let table = try await preparedTable(schema)
-        return try await writingAsync(tablesChangedByDelete(from: schema)) { connection in
-            try await connection.query(table.deleteSQL, [id], on: loop).affectedRows > 0
-        }
+        try await run(try await preparedTable(schema).deleteOperation(id: id, changing: tablesChangedByDelete(from: schema)))
     }
 
     /// Deletes the rows matching `query` in one `DELETE`, without blocking a thread.
     public func delete(_ query: StoreQuery) async throws -> Int {
-        let (sql, arguments) = try await preparedTable(query.schema).delete(query, dialect)
-        return try await writingAsync(tablesChangedByDelete(from: query.schema)) { connection in
-            try await connection.query(sql, arguments, on: loop).affectedRows
-        }
+        let table = try await preparedTable(query.schema)
+        return try await run(try table.deleteOperation(query, dialect, changing: tablesChangedByDelete(from: query.schema)))
     }
 
     /// Sets columns on the rows matching `query` in one `UPDATE`, without blocking a thread.
@@ -103,14 +77,23 @@ extension PostgresAdapter: AsyncPersistenceAdapter {
     ///   value in two rows (no row changes).
     public func update(_ query: StoreQuery, set values: [Int: ModelValue]) async throws -> Int {
         let table = try await preparedTable(query.schema)
-        guard let (sql, arguments) = try table.update(query, set: values, dialect) else { return 0 }
+        guard let operation = try table.updateOperation(query, set: values, dialect, on: PGConnection.self) else { return 0 }
+        return try await run(operation)
+    }
+
+    /// Runs `operation` without blocking a thread: the async driver of the operations
+    /// ``SQLStore/run(_:)`` runs on the calling thread.
+    private func run<Answer>(_ operation: SQLOperation<Answer>) async throws -> Answer {
+        let reply: SQLReply
         do {
-            return try await writingAsync([query.schema.tableName]) { connection in
-                try await connection.query(sql, arguments, on: loop).affectedRows
+            switch operation.access {
+            case .read: reply = try await readingAsync { try await $0.reply(to: operation.call, on: loop) }
+            case .write(let tables): reply = try await writingAsync(tables) { try await $0.reply(to: operation.call, on: loop) }
             }
         } catch {
-            throw table.mapped(error, id: nil, PGConnection.violation(error, in: table))
+            throw operation.failure(error)
         }
+        return try operation.answer(reply)
     }
 
     // MARK: Connections

@@ -40,27 +40,23 @@ extension PGConnection: SQLConnection {
     /// (`RETURNING` it). An explicit integer id moves the identity sequence past it, so
     /// generated ids never collide with explicit ones.
     package func insert(_ row: [ModelValue], into table: SQLTable) throws -> ModelValue {
-        let insert = table.insertStatement(row)
-        let result = try query(insert.sql, insert.arguments)
-        if let bump = table.sequenceBump(row) { _ = try query(bump.sql, bump.arguments) }
-        return try insert.id(result)
+        try reply(to: .insert(row, table)).id
     }
 
     package func update(_ row: [ModelValue], columns: [Int], in table: SQLTable) throws -> Int {
-        try query(table.updateSQL(columns), columns.map { table.stored(row[$0], $0) } + [row[0]]).affectedRows
+        try reply(to: .updateRow(row, columns: columns, table)).count
     }
 
     package func delete(id: ModelValue, from table: SQLTable) throws -> Int {
-        try query(table.deleteSQL, [id]).affectedRows
+        try reply(to: .run(table.deleteSQL, [id])).count
     }
 
     package func find(id: ModelValue, in table: SQLTable) throws -> [ModelValue]? {
-        let reader = try RowReader(table, try query(table.findSQL, [id]))
-        return reader.count > 0 ? try reader.row(0) : nil
+        try reply(to: .find(id, table)).row
     }
 
     package func rows(_ sql: String, _ arguments: [ModelValue], of table: SQLTable) throws -> [[ModelValue]] {
-        try RowReader(table, try query(sql, arguments)).rows()
+        try reply(to: .rows(sql, arguments, table)).rows
     }
 
     package func rows(
@@ -71,11 +67,19 @@ extension PGConnection: SQLConnection {
     }
 
     package func integer(_ sql: String, _ arguments: [ModelValue]) throws -> Int {
-        try query(sql, arguments).integer() ?? 0
+        try reply(to: .integer(sql, arguments)).count
     }
 
     package func run(_ sql: String, _ arguments: [ModelValue]) throws -> Int {
-        try query(sql, arguments).affectedRows
+        try reply(to: .run(sql, arguments)).count
+    }
+
+    /// Makes `call` on the calling thread (the async driver: ``reply(to:on:)``).
+    func reply(to call: SQLCall) throws -> SQLReply {
+        let statement = call.postgres
+        let result = try query(statement.sql, statement.arguments)
+        if let then = statement.then { _ = try query(then.sql, then.arguments) }
+        return try statement.reply(result)
     }
 
     /// A unique violation of the primary key constraint (read at preparation), or of the
@@ -91,6 +95,50 @@ extension PGConnection: SQLConnection {
 
     package static func mismatch(_ message: String, sql: String) -> any Error {
         PostgresError(.mismatch, message: message, sql: sql)
+    }
+}
+
+extension SQLCall {
+    /// What PostgreSQL runs for the call — one statement, whose result is the reply, and
+    /// for an insert with an explicit id the sequence bump after it — as both drivers send
+    /// and read it.
+    var postgres: PGCallStatement {
+        switch self {
+        case .rows(let sql, let arguments, let table): return PGCallStatement(sql, arguments) { .rows(try RowReader(table, $0).rows()) }
+        case .slots(let sql, let arguments, let table, let slots): return PGCallStatement(sql, arguments) { .rows($0.rows(slots, of: table)) }
+        case .integer(let sql, let arguments): return PGCallStatement(sql, arguments) { .count($0.integer() ?? 0) }
+        case .run(let sql, let arguments): return PGCallStatement(sql, arguments) { .count($0.affectedRows) }
+        case .find(let id, let table):
+            return PGCallStatement(table.findSQL, [id]) { result in
+                let reader = try RowReader(table, result)
+                return .row(reader.count > 0 ? try reader.row(0) : nil)
+            }
+        case .insert(let row, let table):
+            let insert = table.insertStatement(row)
+            return PGCallStatement(insert.sql, insert.arguments, then: table.sequenceBump(row)) { .id(try insert.id($0)) }
+        case .updateRow(let row, let columns, let table):
+            return PGCallStatement(table.updateSQL(columns), columns.map { table.stored(row[$0], $0) } + [row[0]]) { .count($0.affectedRows) }
+        }
+    }
+}
+
+/// The statement of an ``SQLCall`` on PostgreSQL (see ``SQLCall/postgres``).
+struct PGCallStatement {
+    let sql: String
+    let arguments: [ModelValue]
+    /// A statement to run after it (its result unused).
+    let then: (sql: String, arguments: [ModelValue])?
+    /// The call's reply from the statement's result.
+    let reply: (PGResult) throws -> SQLReply
+
+    init(
+        _ sql: String, _ arguments: [ModelValue], then: (sql: String, arguments: [ModelValue])? = nil,
+        reply: @escaping (PGResult) throws -> SQLReply
+    ) {
+        self.sql = sql
+        self.arguments = arguments
+        self.then = then
+        self.reply = reply
     }
 }
 
