@@ -39,10 +39,11 @@ build() {
   grep -E "^Build" "$log" || true
   rm -f "$log"
 }
+# One package holds both servers, so Hummingbird and SwiftNIO build once.
 build Integrations/HummingbirdServer --product TodoServer
-build Benchmarks/ServerLoad
+build Integrations/HummingbirdServer --product HandWrittenTodoServer
 todo_server=Integrations/HummingbirdServer/.build/$configuration/TodoServer
-hand_server=Benchmarks/ServerLoad/.build/$configuration/HandWrittenTodoServer
+hand_server=Integrations/HummingbirdServer/.build/$configuration/HandWrittenTodoServer
 [ "$configuration" = release ] || echo "server-load: $configuration builds: a smoke run; the ratios below say nothing of speed"
 
 # A database of its own, dropped at the end.
