@@ -39,7 +39,7 @@ enum AsyncStores {
         case "sqlite": return try SQLiteAdapter(path: directory.appendingPathComponent("db.sqlite").path)
         case "file":
             return try FileAdapter(
-                file: directory.appendingPathComponent("store.archive"), models: [Shelf.self, Book.self, Card.self, Ticket.self])
+                file: directory.appendingPathComponent("store.archive"), models: [Shelf.self, Book.self, Card.self, Ticket.self, Desk.self, Lamp.self])
         default: return ArrayAdapter()
         }
     }
@@ -61,11 +61,21 @@ final class GateAdapter: PersistenceAdapter {
     let reads = Guarded(0)
     let blocking = Guarded(false)
     let delay = Guarded(0.0)
+    /// Store calls made on the main actor (its queue), and in all.
+    let mainActorCalls = Guarded(0)
+    let calls = Guarded(0)
 
     /// Lets `count` blocked reads go on.
     func release(_ count: Int) { for _ in 0..<count { gate.signal() } }
 
+    /// Counts a store call, and whether it runs on the main actor.
+    private func note() {
+        calls.withLock { $0 += 1 }
+        if MainQueueMark.isCurrent { mainActorCalls.withLock { $0 += 1 } }
+    }
+
     private func read() {
+        note()
         reads.withLock { $0 += 1 }
         if blocking.withLock({ $0 }) { gate.wait() }
         let seconds = delay.withLock { $0 }
@@ -74,11 +84,18 @@ final class GateAdapter: PersistenceAdapter {
 
     func prepare(_ schema: ModelSchema) throws { try base.prepare(schema) }
     func close() throws { try base.close() }
-    func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue { try base.insert(row, into: schema) }
+    func insert(_ row: [ModelValue], into schema: ModelSchema) throws -> ModelValue {
+        note()
+        return try base.insert(row, into: schema)
+    }
     func update(_ row: [ModelValue], changedColumns: [Int], in schema: ModelSchema) throws {
+        note()
         try base.update(row, changedColumns: changedColumns, in: schema)
     }
-    func delete(id: ModelValue, from schema: ModelSchema) throws -> Bool { try base.delete(id: id, from: schema) }
+    func delete(id: ModelValue, from schema: ModelSchema) throws -> Bool {
+        note()
+        return try base.delete(id: id, from: schema)
+    }
     func find(id: ModelValue, in schema: ModelSchema) throws -> [ModelValue]? {
         read()
         return try base.find(id: id, in: schema)
@@ -94,7 +111,10 @@ final class GateAdapter: PersistenceAdapter {
     func delete(_ query: StoreQuery) throws -> Int { try base.delete(query) }
     func update(_ query: StoreQuery, set values: [Int: ModelValue]) throws -> Int { try base.update(query, set: values) }
     func aggregate(_ query: StoreQuery) throws -> [AggregateGroup] { try base.aggregate(query) }
-    func withTransaction<R>(_ body: () throws -> R) throws -> R { try base.withTransaction(body) }
+    func withTransaction<R>(_ body: () throws -> R) throws -> R {
+        note()
+        return try base.withTransaction(body)
+    }
 }
 
 /// What a SwiftUI view model does: async reads from the main actor, results kept there.
@@ -201,4 +221,34 @@ final class Ticket: Model {
     @Column var createdAt: Date?
     @Column var updatedAt: Date?
     init() {}
+}
+
+/// An owner whose one child is staged (`desk.lamp = lamp`) and written by the desk's save.
+final class Desk: Model {
+    @Column var name = ""
+    @HasOne(dependent: .destroy) var lamp: Lamp?
+    init() {}
+}
+
+/// A child that must have a name: an invalid one fails its owner's save.
+final class Lamp: Model, Validatable {
+    @Column var name = ""
+    @BelongsTo var desk: Desk?
+    init() {}
+
+    static func validations(_ v: inout Validations<Lamp>) { v.add(\.name, .presence) }
+}
+
+/// Marks the main queue, where the main actor runs: code running in the main actor's
+/// isolation finds the mark. (`Thread.isMainThread` is no test of it on Linux: there the
+/// main queue's jobs report false.)
+enum MainQueueMark {
+    private static let key: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    /// Whether the calling code runs on the main queue.
+    static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
 }

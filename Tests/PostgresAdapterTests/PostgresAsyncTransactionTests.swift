@@ -76,6 +76,45 @@ struct PostgresAsyncTransactionTests {
         #expect(try await PgTicket.count(in: store) == 2, "the connection is usable afterwards")
     }
 
+    /// An update whose row went meanwhile fails on its row count, which only the client
+    /// sees: `COMMIT` must not go out behind it unread, or the server commits the rest.
+    @Test func anUpdateOfAVanishedRowFailsTheCommitAndCommitsNothing() async throws {
+        let store = try PostgresTestServer.store()
+        defer { try? store.close() }
+        let other = try PostgresAdapter(store.configuration)
+        defer { try? other.close() }
+        let (kept, gone) = (try await PgTicket.create(["code": "kept"], in: store), try await PgTicket.create(["code": "gone"], in: store))
+        let (keptID, goneID) = (try #require(kept.id), try #require(gone.id))
+        let error = await #expect(throws: StoreError.self) {
+            try await store.transaction { _ in
+                guard let first = try await PgTicket.find(keptID, in: store), let second = try await PgTicket.find(goneID, in: store)
+                else { return }
+                _ = try await PgTicket.delete(id: goneID, in: other)  // another connection, committed
+                first.code = "changed"
+                try await first.save()
+                second.code = "changed too"
+                try await second.save()  // pipelined: its missing row shows in its result
+            }
+        }
+        #expect(error?.kind == .notFound)
+        #expect(try await PgTicket.find(keptID, in: store)?.code == "kept", "the transaction's other update did not commit")
+        // And a delete whose row went meanwhile.
+        let doomed = try await PgTicket.create(["code": "doomed"], in: store)
+        let doomedID = try #require(doomed.id)
+        let deleted = await #expect(throws: ModelError.self) {
+            try await store.transaction { _ in
+                guard let first = try await PgTicket.find(keptID, in: store), let third = try await PgTicket.find(doomedID, in: store)
+                else { return }
+                _ = try await PgTicket.delete(id: doomedID, in: other)
+                first.code = "changed"
+                try await first.save()
+                _ = try await third.delete()
+            }
+        }
+        #expect(deleted?.kind == .recordNotFound)
+        #expect(try await PgTicket.find(keptID, in: store)?.code == "kept", "the update beside the delete did not commit")
+    }
+
     @Test func aThrowingBodyRollsBackItsQueuedWrites() async throws {
         struct Failure: Error {}
         let store = try PostgresTestServer.store()

@@ -62,6 +62,7 @@ enum AsyncChecks {
 
         try await joiningChecks(c)
         try await externalCommitChecks(c)
+        try await stagedRelationChecks(c)
 
         let cancelled = Task {
             withUnsafeCurrentTask { $0?.cancel() }

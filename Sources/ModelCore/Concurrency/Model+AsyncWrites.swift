@@ -102,11 +102,13 @@ extension ModelProtocol {
         {
             return outcome  // an in-memory store that is free now: the whole save, at once
         }
-        if hasStagedRelations || TransactionContext.runsHere(on: store) {
-            // Staged relation writes save other caller-owned records in the same store
-            // transaction; inside a transaction running here (a synchronous one, or an
-            // async one on its executor) the store may block. Both run the synchronous
-            // save here (see Docs/Concurrency.md).
+        let staged = hasStagedRelations
+        if TransactionContext.runsHere(on: store) || (staged && TransactionContext.isOpen(on: store)) {
+            // Inside a transaction running here (a synchronous one, or an async one on its
+            // executor) the store may block. A save with staged relations inside an async
+            // transaction, called from another isolation, needs a savepoint, which only
+            // the synchronous transaction opens. Both run the synchronous save here (see
+            // Docs/Concurrency.md).
             return try performSave(store, validate: validate)
         }
         let isNew = !__isPersisted
@@ -125,14 +127,14 @@ extension ModelProtocol {
         case .proceed(let state, let didValidate): (before, validated) = (state, didValidate)
         }
         do {
-            guard let changed = try stageWrite(isNew: isNew, schema: schema, stamps: true, store: store) else {
-                finishSave(isNew: isNew, validated: validated)
-                return .done
-            }
-            let call: StoreCall = isNew ? .insert(__values, into: schema) : .updateRow(__values, changedColumns: changed, in: schema)
-            let written = try await call.reply(from: store).written(in: schema)
-            WriteIsolation.declaring(isolation) {
-                completeWrite(written, isNew: isNew, changed: changed, store: store, schema: schema, undoing: before)
+            if staged {
+                // Staged relation writes (`user.profile = p`) commit or roll back with the
+                // record: an async transaction whose body comes back here to write them.
+                let job = StagedSave(record: self, isNew: isNew, schema: schema, before: before)
+                try await store.transaction { _ in try await job.run(store: store, in: isolation) }
+                commitStagedRelations()
+            } else {
+                try await writeAsync(isNew: isNew, schema: schema, store: store, undoing: before, isolation: isolation)
             }
         } catch {
             restore(before)
@@ -141,7 +143,41 @@ extension ModelProtocol {
         finishSave(isNew: isNew, validated: validated)
         return .done
     }
+
+    /// Stages the row, writes it with the store's answer awaited, and completes the record
+    /// in the caller's isolation.
+    nonisolated(nonsending) fileprivate func writeAsync(
+        isNew: Bool, schema: ModelSchema, store: any PersistenceAdapter, undoing before: RecordState,
+        isolation: (any Actor)?
+    ) async throws {
+        guard let changed = try stageWrite(isNew: isNew, schema: schema, stamps: true, store: store) else { return }
+        let call: StoreCall = isNew ? .insert(__values, into: schema) : .updateRow(__values, changedColumns: changed, in: schema)
+        let written = try await call.reply(from: store).written(in: schema)
+        WriteIsolation.declaring(isolation) {
+            completeWrite(written, isNew: isNew, changed: changed, store: store, schema: schema, undoing: before)
+        }
+    }
 }
+
+/// The store work of an async save with staged relations, sent into its async transaction:
+/// the record's row, then the staged children, each write awaited.
+///
+/// `@unchecked Sendable`: the record is only touched in the isolation of the save's caller
+/// (``run(store:in:)`` is isolated to it), while that caller awaits the transaction; the
+/// other fields are values.
+private struct StagedSave<Record: ModelProtocol>: @unchecked Sendable {
+    let record: Record
+    let isNew: Bool
+    let schema: ModelSchema
+    let before: RecordState
+
+    /// Runs in the caller's isolation, inside the transaction: its store calls join it.
+    func run(store: any PersistenceAdapter, in isolation: isolated (any Actor)?) async throws {
+        try await record.writeAsync(isNew: isNew, schema: schema, store: store, undoing: before, isolation: isolation)
+        try await record.writeStagedRelations(to: store)
+    }
+}
+
 
 /// The async forms of the writes by id and of the bulk delete: the same steps as the
 /// synchronous forms (see ``StoreSteps``), run by the async driver; changes are announced

@@ -298,14 +298,25 @@ extension ModelProtocol {
     /// child through its relation, in declaration order. The caller clears them once the
     /// transaction commits.
     package func writeStagedRelations(to store: any PersistenceAdapter) throws {
-        guard let staged = __extras?.related.staged, !staged.isEmpty else { return }
+        for (writer, child) in try stagedWrites() { try writer.write(child, owner: self, store: store) }
+    }
+
+    /// ``writeStagedRelations(to:)`` with each store call awaited (the async save, inside
+    /// its async transaction, in the caller's isolation).
+    nonisolated(nonsending) package func writeStagedRelations(to store: any PersistenceAdapter) async throws {
+        for (writer, child) in try stagedWrites() { try await writer.write(child, owner: self, store: store) }
+    }
+
+    /// Each staged child with the writer of its relation, in declaration order.
+    private func stagedWrites() throws -> [(writer: any StagedRelationWriter, child: ModelObject?)] {
+        guard let staged = __extras?.related.staged, !staged.isEmpty else { return [] }
         let schema = recordSchema
-        for (location, entry) in staged.sorted(by: { $0.key < $1.key }) {
+        return try staged.sorted(by: { $0.key < $1.key }).map { location, entry in
             guard let relation = try schema.relation(at: location), let writer = relation.stagedWriter else {
                 throw SchemaError(
                     .invalidRelation, model: schema.modelName, reason: "a record was staged on a relation the schema does not declare")
             }
-            try writer.write(entry.child, owner: self, store: store)
+            return (writer, entry.child)
         }
     }
 

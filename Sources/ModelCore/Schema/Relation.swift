@@ -132,5 +132,9 @@ package protocol AnyBelongsToWrapper: AnyColumnWrapper {
 /// `save()` calls it after writing the owner, inside the same store transaction; the
 /// relation types implement it.
 package protocol StagedRelationWriter: Sendable {
+    /// The write, each store call blocking the calling thread (the synchronous save).
     func write(_ staged: ModelObject?, owner: ModelObject, store: any PersistenceAdapter) throws
+    /// The same write with each store call awaited (the async save): it runs in the
+    /// isolation of the caller, which owns `owner` and `staged`.
+    nonisolated(nonsending) func write(_ staged: ModelObject?, owner: ModelObject, store: any PersistenceAdapter) async throws
 }

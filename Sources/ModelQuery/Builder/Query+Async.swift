@@ -40,6 +40,11 @@ extension Query {
         try await pluckSteps(slot: ColumnResolver<M>().slot(column)).run()
     }
 
+    /// The typed values of one column (async; see ``pluck(_:)-(KeyPath<M,V>)``).
+    nonisolated(nonsending) public func pluck<V: ColumnValue>(_ keyPath: KeyPath<M, V>) async throws -> [V] {
+        try await pluckSteps(slot: ColumnResolver<M>().slot(keyPath)).run().compactMap { V(modelValue: $0) }
+    }
+
     /// The sum of a column (async; see ``sum(_:)-(String)``).
     nonisolated(nonsending) public func sum(_ column: String) async throws -> ModelValue { try await singleSteps(.sum, column).run() }
 

@@ -73,58 +73,6 @@ public struct HasOne<Child: ModelProtocol>: Sendable {
     }
 }
 
-/// Writes a `@HasOne` child staged on its owner when the owner is saved.
-struct HasOneWriter<Child: ModelProtocol>: StagedRelationWriter {
-    let location: Int
-
-    func write(_ staged: ModelObject?, owner: ModelObject, store: any PersistenceAdapter) throws {
-        var child: Child?
-        if let staged {
-            guard let typed = staged as? Child else {
-                throw QueryError(
-                    .invalidRelation, model: Child.schema.modelName, message: "the staged record is not a \(Child.self)")
-            }
-            child = typed
-        }
-        try HasOneReplacement.apply(child, owner: owner, location: location, store: store)
-    }
-}
-
-enum HasOneReplacement {
-    /// Links `child` to `owner` (saved) and applies the relation's rule to any other child.
-    static func apply<Child: ModelProtocol>(
-        _ child: Child?, owner: ModelObject, location: Int, store: any PersistenceAdapter
-    ) throws {
-        let relation = try RelationLookup.relation(of: owner, at: location)
-        let ownerID = owner.__baselineID
-        let query = relation.children(of: [ownerID])
-        var keep: ModelValue? = .none  // (ModelValue is nil-literal convertible: spelled out)
-        if let child, !child.isNew { keep = .some(child._value(at: 0)) }
-        for old in try Child.fetch(query, store: store) where old._value(at: 0) != keep {
-            switch relation.rule {
-            case .restrict:
-                throw ModelError(
-                    .restricted, model: relation.ownerModel, id: ownerID,
-                    message: "cannot replace \(relation.name): the current \(relation.target.modelName) is restricted")
-            case .destroy:
-                guard try old.destroy() else {
-                    throw ModelError(.cancelled, model: relation.target.modelName, id: old._value(at: 0), message: "destroy() was declined")
-                }
-            case .delete:
-                _ = try old.delete()
-            case .nullify, nil:
-                old._assign(.null, at: relation.foreignKey)
-                try old.save(to: store)
-            }
-        }
-        if let child {
-            _ = child.recordSchema
-            child._linkInverse(owner, slot: relation.foreignKey)
-            try child.save(to: store)
-        }
-    }
-}
-
 extension HasOne: AnyRelationWrapper {
     package func declaration(property name: String, owner: any ModelProtocol.Type) -> RelationDeclaration {
         spec.declaration(.hasOne, property: name, owner: owner)

@@ -99,12 +99,17 @@ extension PostgresAdapter {
 
     /// ``commit(_:_:)`` without blocking: the `NOTIFY`s and `COMMIT` join the pipelined
     /// writes (and a `BEGIN` not yet sent) in one pipeline, whose results are awaited —
-    /// even by a cancelled task, which must learn whether its transaction committed.
+    /// even by a cancelled task, which must learn whether its transaction committed. With an
+    /// update or delete of a stored record waiting, whose failure (no row) the server does
+    /// not see, the writes are settled first: one more round trip.
     fileprivate func commitAsync(_ pin: Pin, _ handle: TransactionHandle) async throws {
         // The body has returned: once off the table, no call finds the pin any more (a
         // call under way on another thread finishes first, holding its lock).
         pin.lock.withLock { _ = pins.withLock { $0.removeValue(forKey: handle.bits) } }
         do {
+            // An update or delete that found no row fails on its row count, which only the
+            // client judges: the server would commit the rest. Their verdicts come first.
+            if pin.connection.pending.contains(where: \.failsOnRowCount) { try await pin.connection.settle(on: loop) }
             // A statement that failed earlier and was caught aborted the transaction: the
             // server would answer `COMMIT` with a rollback (``PGPendingWrite/Kind/commit``).
             if pin.connection.pending.isEmpty, pin.connection.isAborted {

@@ -24,6 +24,16 @@ struct PGPendingWrite {
     let arguments: [ModelValue]
     let kind: Kind
 
+    /// Whether the write fails on its row count (an update or delete that found no row),
+    /// which the client judges and the server does not: a `COMMIT` sent behind it unread
+    /// would commit the transaction's other writes.
+    var failsOnRowCount: Bool {
+        switch kind {
+        case .update, .delete: true
+        case .insert, .plain, .commit: false
+        }
+    }
+
     /// The error for a result that changed `rows` rows, if it is one.
     func verdict(changed rows: Int) -> (any Error)? {
         guard rows == 0 else { return nil }
