@@ -55,20 +55,20 @@ final class ConcurrencyDoc_Shelf: Model {
     }
 }
 
-// Docs/Concurrency.md, snippet 3 (line 144)
+// Docs/Concurrency.md, snippet 3 (line 149)
 final class ConcurrencyDoc_Order: Model {
     @Column var customer = ""
     init() {}
 }
 
-// Docs/Concurrency.md, snippet 3 (line 144)
+// Docs/Concurrency.md, snippet 3 (line 149)
 final class ConcurrencyDoc_Seat: Model {
     @Column var row = ""
     @Column var orderID: Int64?
     init() {}
 }
 
-// Docs/Concurrency.md, snippet 3 (line 144)
+// Docs/Concurrency.md, snippet 3 (line 149)
 func ConcurrencyDoc_reserve(_ seat: ConcurrencyDoc_Seat, for order: ConcurrencyDoc_Order, in store: any PersistenceAdapter) throws {
     try store.transaction { tx in
         try order.save()
@@ -80,14 +80,14 @@ func ConcurrencyDoc_reserve(_ seat: ConcurrencyDoc_Seat, for order: ConcurrencyD
     }
 }
 
-// Docs/Concurrency.md, snippet 4 (line 177)
+// Docs/Concurrency.md, snippet 4 (line 182)
 final class ConcurrencyDoc_Account: Model {
     @Column var owner = ""
     @Column var balance = 0
     init() {}
 }
 
-// Docs/Concurrency.md, snippet 4 (line 177)
+// Docs/Concurrency.md, snippet 4 (line 182)
 func ConcurrencyDoc_transfer(_ amount: Int, from fromID: Int64, to toID: Int64, in store: any PersistenceAdapter) async throws {
     try await store.transaction { _ in
         guard let from = try await ConcurrencyDoc_Account.find(fromID, in: store), let to = try await ConcurrencyDoc_Account.find(toID, in: store) else {
@@ -100,7 +100,7 @@ func ConcurrencyDoc_transfer(_ amount: Int, from fromID: Int64, to toID: Int64, 
     }
 }
 
-// Docs/Concurrency.md, snippet 5 (line 207)
+// Docs/Concurrency.md, snippet 5 (line 212)
 @MainActor final class ConcurrencyDoc_Checkout {
     var cart: [ConcurrencyDoc_Account] = []
 
@@ -116,7 +116,7 @@ func ConcurrencyDoc_transfer(_ amount: Int, from fromID: Int64, to toID: Int64, 
     }
 }
 
-// Docs/Concurrency.md, snippet 6 (line 240)
+// Docs/Concurrency.md, snippet 6 (line 245)
 @MainActor final class ConcurrencyDoc_ShelfList {
     var books: [ConcurrencyDoc_Book] = []
     var longCount = 0
@@ -134,7 +134,7 @@ func ConcurrencyDoc_transfer(_ amount: Int, from fromID: Int64, to toID: Int64, 
     }
 }
 
-// Docs/Concurrency.md, snippet 8 (line 338)
+// Docs/Concurrency.md, snippet 8 (line 343)
 func ConcurrencyDoc_countLongBooks() async throws -> Int {
     // A detached task gets a Sendable result (a count), never the records themselves.
     let task = Task.detached { try await ConcurrencyDoc_Book.query().where(\.pages > 300).count() }
@@ -163,30 +163,30 @@ extension ConcurrencyDoc {
         _ = context
     }
 
-    /// Docs/Concurrency.md, snippet 3 (line 144).
+    /// Docs/Concurrency.md, snippet 3 (line 149).
     static func snippet3(_ context: Context) throws {
         _ = context
 
 
     }
 
-    /// Docs/Concurrency.md, snippet 4 (line 177).
+    /// Docs/Concurrency.md, snippet 4 (line 182).
     static func snippet4(_ context: Context) throws {
         _ = context
 
     }
 
-    /// Docs/Concurrency.md, snippet 5 (line 207).
+    /// Docs/Concurrency.md, snippet 5 (line 212).
     static func snippet5(_ context: Context) throws {
         _ = context
     }
 
-    /// Docs/Concurrency.md, snippet 6 (line 240).
+    /// Docs/Concurrency.md, snippet 6 (line 245).
     static func snippet6(_ context: Context) throws {
         _ = context
     }
 
-    /// Docs/Concurrency.md, snippet 8 (line 338).
+    /// Docs/Concurrency.md, snippet 8 (line 343).
     static func snippet8(_ context: Context) throws {
         _ = context
     }
