@@ -83,4 +83,39 @@ import Testing
         #expect(store.calls.withLock { $0 } > 4)
         #expect(store.mainActorCalls.withLock { $0 } == 0, "store calls made on the main actor")
     }
+
+    /// Inside an async transaction, a staged save from another isolation joins it (with a
+    /// savepoint): it commits and rolls back with the transaction.
+    @Test(arguments: AsyncStores.kinds) func aStagedSaveInsideAnAsyncTransactionJoinsIt(_ kind: String) async throws {
+        struct Refused: Error {}
+        let store = try AsyncStores.make(kind)
+        let furnisher = await DeskFurnisher(store: store)
+        try await store.transaction { _ in try await furnisher.furnish("kept") }
+        #expect(try await Lamp.query(in: store).pluck(\.name) == ["kept"])
+        await #expect(throws: Refused.self) {
+            try await store.transaction { _ in
+                try await furnisher.furnish("rolled back")
+                throw Refused()
+            }
+        }
+        #expect(try await Lamp.query(in: store).pluck(\.name) == ["kept"], "\(kind): the joined staged save rolled back")
+        #expect(try await Desk.count(in: store) == 1)
+    }
+}
+
+/// A main-actor owner of desks: furnishes a new one with a staged lamp.
+@MainActor final class DeskFurnisher {
+    let store: any PersistenceAdapter
+    private var desks: [Desk] = []
+
+    init(store: any PersistenceAdapter) { self.store = store }
+
+    func furnish(_ lampName: String) async throws {
+        let desk = Desk()
+        let lamp = Lamp()
+        lamp.name = lampName
+        desk.lamp = lamp
+        try await desk.save(to: store)
+        desks.append(desk)
+    }
 }

@@ -3,7 +3,8 @@ import Foundation
 import SQLiteAdapter
 
 /// `--async-tx N`: N transactions that each write one record, synchronous against async,
-/// on ArrayAdapter and on a SQLite file, alternating over rounds (median per transaction).
+/// on ArrayAdapter and on a SQLite file, alternating over rounds (median per transaction);
+/// then N saves of a new record with a staged has-one child (one transaction each).
 /// Also counts the threads the async ones create: Linux assigns every new thread the next
 /// process id, so the system's last assigned id (`/proc/loadavg`) moves by at least the
 /// number of threads created (plus whatever the rest of the machine started meanwhile).
@@ -40,6 +41,7 @@ enum AsyncTransactions {
                 String(format: "  sync %8.0f ns/tx   async %8.0f ns/tx   async/sync %.2fx", sync, async, async / sync)
                     + "   process ids assigned during the async runs: \(idsAssigned.map(String.init).joined(separator: ", "))")
         }
+        try await stagedSaves(n, sqlite, runs: runs)
         blackHole(db)
         var hops: [Double] = []
         let actor = QueueActor()
@@ -49,6 +51,24 @@ enum AsyncTransactions {
             hops.append(perCall(ContinuousClock.now - start, n))
         }
         print(String(format: "  baseline: a no-op call on an actor with a dispatch-queue executor, and back: %6.0f ns", median(hops)))
+    }
+
+    /// New accounts saved with their settings staged (`account.settings = s`): the
+    /// synchronous save's store transaction against the async save's async transaction.
+    private static func stagedSaves(_ n: Int, _ store: any PersistenceAdapter, runs: Int) async throws {
+        var syncTimes: [Double] = []
+        var asyncTimes: [Double] = []
+        for _ in 0..<runs {
+            let start = ContinuousClock.now
+            try syncStagedSaves(n, store)
+            syncTimes.append(perCall(ContinuousClock.now - start, n))
+            let asyncStart = ContinuousClock.now
+            for k in 0..<n { try await stagedAccount(k).save(to: store) }
+            asyncTimes.append(perCall(ContinuousClock.now - asyncStart, n))
+        }
+        let (sync, async) = (median(syncTimes), median(asyncTimes))
+        print("save with a staged has-one child, SQLite file, n = \(n), median of \(runs)")
+        print(String(format: "  sync %8.0f ns/save   async %8.0f ns/save   async/sync %.2fx", sync, async, async / sync))
     }
 
     /// The last process id the system assigned, or nil where `/proc/loadavg` is missing.
@@ -73,6 +93,21 @@ private func syncTransactions(_ n: Int, _ store: any PersistenceAdapter) throws 
             try person.save(to: store)
         }
     }
+}
+
+/// A new account with its settings staged, for the next save to write both.
+private func stagedAccount(_ k: Int) -> Account {
+    let account = Account()
+    account.name = "account \(k)"
+    let settings = AccountSettings()
+    settings.theme = k.isMultiple(of: 2) ? "dark" : "light"
+    account.settings = settings
+    return account
+}
+
+/// Synchronous staged saves (a sync function: async code picks async forms).
+private func syncStagedSaves(_ n: Int, _ store: any PersistenceAdapter) throws {
+    for k in 0..<n { try stagedAccount(k).save(to: store) }
 }
 
 /// The floor of an async transaction's cost: an actor on a dispatch queue (as an async
