@@ -305,6 +305,8 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
             return table
         }
         try schema.validate()
+        // Change history is kept by SQLiteAdapter only so far: never silently missing here.
+        if schema.keepsHistory { throw StoreError.keepsNoHistory(schema, store: label) }
         let table = ArrayTable(schema: schema)
         tables[name] = table
         bySchema[ObjectIdentifier(schema)] = table

@@ -179,3 +179,20 @@ struct ArrayAdapterTests {
         }
     }
 }
+
+/// ArrayAdapter and FileAdapter keep no change history yet: a model that asks for one is
+/// refused with a typed error on first use, never stored without its history.
+@Suite struct ArrayAdapterHistoryTests {
+    final class Tracked: Model {
+        static var keepsHistory: Bool { true }
+        @Column var name = ""
+        init() {}
+    }
+
+    @Test func aModelThatKeepsHistoryIsRefused() throws {
+        let store = ArrayAdapter()
+        let error = #expect(throws: StoreError.self) { try Tracked.create(["name": "a"], in: store) }
+        #expect(error?.kind == .invalidRequest && error?.table == "trackeds" && error?.message.contains("keeps history") == true)
+        #expect(throws: StoreError.self) { try store.prepare(Tracked.schema) }
+    }
+}

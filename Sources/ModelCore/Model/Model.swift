@@ -50,6 +50,10 @@ public protocol ModelProtocol: ModelObject, Codable {
     /// and unit of work). Defaults to `true`; return `false` for models that should always
     /// load as fresh, unshared instances (log entries, bulk imports, read-only reports).
     static var joinsContexts: Bool { get }
+    /// Whether the store keeps a durable history of this model's committed inserts,
+    /// updates and deletes (see ``HistoryKeepingAdapter``). Defaults to `false`; a store
+    /// that keeps no history refuses to prepare a model that asks for one.
+    static var keepsHistory: Bool { get }
 
     /// Runs before every save; return `false` or throw to cancel it.
     func beforeSave() throws -> Bool
@@ -91,6 +95,8 @@ extension ModelProtocol {
     public static var isObservable: Bool { true }
     /// Default: `true`.
     public static var joinsContexts: Bool { true }
+    /// Default: `false`.
+    public static var keepsHistory: Bool { false }
     /// Default: proceeds (returns `true`).
     public func beforeSave() throws -> Bool { true }
     /// Default: does nothing.

@@ -31,6 +31,10 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         /// A stored row does not fit the model (see ``InvalidStoredValue``, which carries
         /// the column and the value).
         case invalidStoredValue
+        /// A change-history read began at a cursor older than the history the store still
+        /// keeps (compacted away): the reader must read everything again, then follow the
+        /// history from its newest cursor (see ``HistoryKeepingAdapter``).
+        case historyCompacted
     }
 
     /// What went wrong.

@@ -36,6 +36,8 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
     @usableFromInline package let isObservable: Bool
     /// Whether records join the current context (``ModelProtocol/joinsContexts``).
     package let joinsContexts: Bool
+    /// Whether the store keeps the model's change history (``ModelProtocol/keepsHistory``).
+    public let keepsHistory: Bool
     /// Relations as declared (resolved on first use, see ``relations()``).
     package let relationDeclarations: [RelationDeclaration]
     private let resolvedRelations = Locked<Result<[Relation], SchemaError>?>(nil)
@@ -63,9 +65,10 @@ public final class ModelSchema: Sendable, CustomStringConvertible {
         modelName: String, tableName: String, columns: [ColumnDefinition], idGeneration: IDGeneration,
         locations: [Int], timestamps: Bool, problem: SchemaError?, validatesOnSave: Bool = false,
         relations: [RelationDeclaration] = [], isObservable: Bool = true, joinsContexts: Bool = true,
-        modelType: (any ModelProtocol.Type)? = nil
+        keepsHistory: Bool = false, modelType: (any ModelProtocol.Type)? = nil
     ) {
         self.joinsContexts = joinsContexts
+        self.keepsHistory = keepsHistory
         self.modelType = modelType
         self.isObservable = isObservable
         self.relationDeclarations = relations

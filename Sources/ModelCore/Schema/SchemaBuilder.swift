@@ -150,7 +150,7 @@ enum SchemaBuilder {
             modelName: modelName, tableName: tableName, columns: columns, idGeneration: M.IDValue.generation,
             locations: locations, timestamps: M.recordsTimestamps, problem: problems.first,
             validatesOnSave: M.self is any SaveValidating.Type, relations: relations, isObservable: M.isObservable,
-            joinsContexts: M.joinsContexts, modelType: M.self)
+            joinsContexts: M.joinsContexts, keepsHistory: M.keepsHistory, modelType: M.self)
     }
 
     /// A schema for a prototype that reads its own properties during `init`: columns in

@@ -42,9 +42,18 @@ package protocol SQLSchemaDialect: SQLDialect {
     /// The storage a bound `.date` already has without conversion (nil: the database's
     /// own date type), so tables whose dates all use it bind rows as they are.
     var boundDateStorage: DateStorage? { get }
+
+    /// The statements that make `schema`'s table keep its change history
+    /// (``ModelProtocol/keepsHistory``) or stop keeping it, run with the table's
+    /// preparation, in its transaction; nil when the model asks for history and the
+    /// database keeps none.
+    func historyPreparation(_ schema: ModelSchema) -> [String]?
 }
 
 extension SQLSchemaDialect {
+    /// Default: no history (nil for a model that asks for one).
+    package func historyPreparation(_ schema: ModelSchema) -> [String]? { schema.keepsHistory ? nil : [] }
+
     /// Default: none.
     package func extraColumns(_ schema: ModelSchema) -> [(name: String, definition: String)] { [] }
 

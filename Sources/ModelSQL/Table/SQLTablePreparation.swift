@@ -12,7 +12,11 @@ extension SQLTableCatalog {
     /// this catalog at once, or — prepared inside a transaction whose `levels` are open —
     /// kept on them until it commits.
     ///
-    /// - Throws: ``StoreError`` `.invalidRequest` when another schema owns the table name;
+    /// A model that keeps history (``ModelProtocol/keepsHistory``) gets its history
+    /// triggers in the same steps (``SQLSchemaDialect/historyPreparation(_:)``).
+    ///
+    /// - Throws: ``StoreError`` `.invalidRequest` when another schema owns the table name,
+    ///   or for a model that keeps history on a database that keeps none;
     ///   the schema's validation errors; the connection's errors.
     package func prepare<Connection: SQLConnection, Dialect: SQLSchemaDialect>(
         _ schema: ModelSchema, on connection: Connection, dialect: Dialect, dates: DateStorage?,
@@ -28,6 +32,7 @@ extension SQLTableCatalog {
         if let table = table(for: schema) ?? levels?.pending(schema) { return table }
         try checkOwner(of: schema)
         let draft = try SQLTable(schema, dialect, dates: dates)
+        guard let history = dialect.historyPreparation(schema) else { throw StoreError.keepsNoHistory(schema, store: String(describing: Dialect.self).replacingOccurrences(of: "Dialect", with: "")) }
         let key = ObjectIdentifier(schema)
         for parent in draft.foreignKeys.map(\.parent) where parent !== schema && !visiting.contains(ObjectIdentifier(parent)) {
             _ = try prepare(parent, connection, dialect, dates, levels, visiting: visiting.union([key]))
@@ -38,7 +43,7 @@ extension SQLTableCatalog {
         do {
             try connection.lockForPreparation(ofTable: schema.tableName)
             let existing = try connection.columnNames(ofTable: schema.tableName)
-            for sql in draft.ddl(dialect).preparation(existing: existing) { try connection.executeScript(sql) }
+            for sql in draft.ddl(dialect).preparation(existing: existing) + history { try connection.executeScript(sql) }
             table = draft.with(try connection.facts(of: draft))
             try connection.executeScript(nested ? "RELEASE SAVEPOINT swiftmodel_prepare" : "COMMIT")
         } catch {

@@ -1,0 +1,100 @@
+import Foundation
+import ModelSQL
+
+/// The change history of the models that keep one (``ModelProtocol/keepsHistory``),
+/// recorded by triggers (``SQLiteHistoryDDL``) and read here.
+extension SQLiteAdapter: HistoryKeepingAdapter {
+    public func history(after cursor: HistoryCursor, limit: Int, tables: Set<String>?) throws -> HistoryPage {
+        guard limit >= 1 else {
+            throw StoreError(.invalidRequest, table: SQLiteHistoryDDL.table, message: "a history page needs a limit of at least 1, not \(limit)")
+        }
+        guard try hasHistory() else { return HistoryPage(entries: [], next: cursor, hasMore: false) }
+        // The head first: entries of other tables skipped up to it need no second look.
+        let head = try historyHead()
+        var sql = "SELECT cursor, table_name, row_id, action, changed, recorded_at FROM \(SQLiteHistoryDDL.table) WHERE cursor > ?"
+        var arguments: [ModelValue] = [.int(cursor.rawValue)]
+        if let tables {
+            sql += " AND table_name IN (\(tables.map { _ in "?" }.joined(separator: ", ")))"
+            arguments += tables.sorted().map(ModelValue.string)
+        }
+        sql += " ORDER BY cursor LIMIT ?"
+        arguments.append(.int(Int64(min(limit, Int(Int32.max) - 1)) + 1))
+        let rows = try self.rows(sql, arguments)
+        // Read after the entries: a compaction that removed any of them shows here.
+        let horizon = try historyHorizon()
+        if cursor < horizon {
+            throw StoreError(
+                .historyCompacted, table: SQLiteHistoryDDL.table,
+                message: "the history after cursor \(cursor) was compacted (it starts after \(horizon)): read everything again, then follow it from historyHead()")
+        }
+        let entries = try rows.prefix(limit).map(Self.entry)
+        let hasMore = rows.count > limit
+        let next = hasMore ? entries.last?.cursor ?? cursor : max(cursor, entries.last?.cursor ?? cursor, tables == nil ? cursor : head)
+        return HistoryPage(entries: entries, next: next, hasMore: hasMore)
+    }
+
+    public func historyHead() throws -> HistoryCursor {
+        guard try hasHistory() else { return .start }
+        let newest = try rows("SELECT max(cursor) FROM \(SQLiteHistoryDDL.table)").first?[0]
+        return max(HistoryCursor(rawValue: newest?.intValue ?? 0), try historyHorizon())
+    }
+
+    @discardableResult
+    public func compactHistory(before date: Date) throws -> HistoryCursor {
+        guard try hasHistory() else { return .start }
+        return try transaction {
+            let seconds = ModelValue.double(date.timeIntervalSince1970)
+            let last = try rows("SELECT max(cursor) FROM \(SQLiteHistoryDDL.table) WHERE recorded_at < ?", [seconds]).first?[0]
+            let horizon = try historyHorizon()
+            guard let last = last?.intValue, last > horizon.rawValue else { return horizon }
+            try execute("DELETE FROM \(SQLiteHistoryDDL.table) WHERE cursor <= ?", [.int(last)])
+            try execute(
+                "INSERT INTO \(SQLiteHistoryDDL.horizonTable) (only, cursor) VALUES (1, ?) ON CONFLICT (only) DO UPDATE SET cursor = excluded.cursor",
+                [.int(last)])
+            return HistoryCursor(rawValue: last)
+        }
+    }
+
+    /// The cursor below which entries were compacted away (0: none were).
+    private func historyHorizon() throws -> HistoryCursor {
+        let stored = try rows("SELECT cursor FROM \(SQLiteHistoryDDL.horizonTable) WHERE only = 1").first?[0]
+        return HistoryCursor(rawValue: stored?.intValue ?? 0)
+    }
+
+    /// Whether the database has a history table (a model that keeps history was prepared).
+    private func hasHistory() throws -> Bool {
+        try !rows("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.string(SQLiteHistoryDDL.table)]).isEmpty
+    }
+
+    /// An entry from its stored row; a row another tool wrote that does not fit is an error
+    /// naming the value.
+    private static func entry(_ row: SQLiteRow) throws -> HistoryEntry {
+        func invalid(_ column: String, _ value: ModelValue) -> StoreError {
+            StoreError(
+                .invalidStoredValue, table: SQLiteHistoryDDL.table, id: row[0], column: column,
+                message: "the history entry's \(column) cannot be read: \(value)")
+        }
+        guard let cursor = row[0].intValue else { throw invalid("cursor", row[0]) }
+        guard case .string(let table) = row[1] else { throw invalid("table_name", row[1]) }
+        guard let code = row[3].intValue, let action = HistoryEntry.Action(rawValue: Int(truncatingIfNeeded: code)) else {
+            throw invalid("action", row[3])
+        }
+        var changed: [String]?
+        switch row[4] {
+        case .null: changed = nil
+        case .string(let json):
+            guard let names = try? JSONDecoder().decode([String].self, from: Data(json.utf8)) else { throw invalid("changed", row[4]) }
+            changed = names
+        default: throw invalid("changed", row[4])
+        }
+        let seconds: Double
+        switch row[5] {
+        case .double(let value): seconds = value
+        case .int(let value): seconds = Double(value)
+        default: throw invalid("recorded_at", row[5])
+        }
+        return HistoryEntry(
+            cursor: HistoryCursor(rawValue: cursor), table: table, id: row[2], action: action, changedColumns: changed,
+            recordedAt: Date(timeIntervalSince1970: seconds))
+    }
+}
