@@ -239,6 +239,7 @@ struct ModelBenchmarks {
             case "--micro-rows": RowStorage.run(arguments.popFirst().flatMap(Int.init) ?? 100_000); return
             case "--async": try AsyncOverhead.run(arguments.popFirst().flatMap(Int.init) ?? 100_000); return
             case "--async-tx": try AsyncTransactions.run(arguments.popFirst().flatMap(Int.init) ?? 10_000, runs: runs); return
+            case "--history": try HistoryCost.run(arguments.popFirst().flatMap(Int.init) ?? 10_000, runs: runs); return
             case "--rest": try RESTWorkloads.run(arguments.popFirst().flatMap(Int.init) ?? 1_000); return
             case "--postgres": try PostgresWorkloads.run(arguments.popFirst().flatMap(Int.init) ?? 50_000, runs: runs); return
             case "--postgres-concurrent":
@@ -279,7 +280,7 @@ struct ModelBenchmarks {
                 }
                 side = named
             default:
-                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|relations|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--side model|baseline|reference] [--center|--no-center] [--micro] [--micro-sqlite] [--micro-tx N] [--micro-rows N] [--async N] [--async-tx N] [--tx-memory N] [--peak-memory N] [--contexts N] [--rest N] [--postgres N] [--postgres-concurrent N] [--delay-ms MS] [--postgres-latency N | --relay SECONDS] (PostgreSQL modes need SWIFTMODEL_POSTGRES_URL)")
+                print("usage: ModelBenchmarks [--json] [--adapter array|sqlite|relations|file|json] [--only prefix] [--n N] [--sqlite-n N] [--file-n N,N…] [--json-n N] [--runs R] [--side model|baseline|reference] [--center|--no-center] [--micro] [--micro-sqlite] [--micro-tx N] [--micro-rows N] [--async N] [--async-tx N] [--history N] [--tx-memory N] [--peak-memory N] [--contexts N] [--rest N] [--postgres N] [--postgres-concurrent N] [--delay-ms MS] [--postgres-latency N | --relay SECONDS] (PostgreSQL modes need SWIFTMODEL_POSTGRES_URL)")
                 return
             }
         }

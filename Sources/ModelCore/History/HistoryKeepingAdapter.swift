@@ -53,9 +53,10 @@ extension ModelProtocol {
     /// ``HistoryKeepingAdapter/history(after:limit:tables:)``).
     ///
     /// ```swift
-    /// let page = try Todo.history(after: saved, limit: 100, in: store)
-    /// for entry in page.entries where entry.action == .delete { forget(entry.id) }
-    /// saved = page.next
+    /// func deletedTodos(after cursor: HistoryCursor, in store: some HistoryKeepingAdapter) throws -> ([ModelValue], HistoryCursor) {
+    ///     let page = try Todo.history(after: cursor, limit: 100, in: store)
+    ///     return (page.entries.filter { $0.action == .delete }.map(\.id), page.next)   // keep `next` with what you applied
+    /// }
     /// ```
     ///
     /// - Throws: ``StoreError`` `.invalidRequest` when the model does not keep history;

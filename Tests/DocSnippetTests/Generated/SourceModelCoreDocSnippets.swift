@@ -28,6 +28,12 @@ func ModelCoreCloseGate_send(through gate: CloseGate, _ work: () throws -> Void)
     }
 }
 
+// Sources/ModelCore/History/HistoryKeepingAdapter.swift, snippet 1
+func ModelCoreHistoryKeepingAdapter_deletedTodos(after cursor: HistoryCursor, in store: some HistoryKeepingAdapter) throws -> ([ModelValue], HistoryCursor) {
+    let page = try SourceDoc_Todo.history(after: cursor, limit: 100, in: store)
+    return (page.entries.filter { $0.action == .delete }.map(\.id), page.next)   // keep `next` with what you applied
+}
+
 // Sources/ModelCore/Model/JSONMapping.swift, snippet 1
 final class ModelCoreJSONMapping_Team: Model {
     @Column var name = ""
@@ -166,6 +172,11 @@ extension SourceModelCoreDoc {
             print("\(error.modelName ?? "?").\(error.columnName ?? "?"): \(error)")
             if error.storeErrorKind == .uniqueViolation { SourceDoc_showTaken() }
         }
+    }
+
+    /// Sources/ModelCore/History/HistoryKeepingAdapter.swift, snippet 1.
+    static func HistoryKeepingAdapter1(_ given: Context) throws {
+        _ = given
     }
 
     /// Sources/ModelCore/Inflector/Inflector.swift, snippet 1.
