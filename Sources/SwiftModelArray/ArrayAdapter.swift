@@ -23,7 +23,7 @@ import ModelEngine
 /// Each level records an undo journal of what it changed, so opening a level is O(1) and
 /// rolling back costs O(changes), however large the store.
 public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
-    // @unchecked Sendable: `tables`, `bySchema`, `lastTable`, `journal` and `closed` are
+    // @unchecked Sendable: `tables`, `bySchema`, `lastTable`, `journal`, `history` and `closed` are
     // only read or written while holding `lock` — which is also why their accesses skip
     // the dynamic exclusivity check (two can never overlap; each check cost about 80
     // instructions per call).
@@ -32,6 +32,11 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
     @exclusivity(unchecked) var bySchema: [ObjectIdentifier: ArrayTable] = [:]
     @exclusivity(unchecked) var lastTable: ArrayTable?
     @exclusivity(unchecked) var journal: [[Undo]] = []
+    /// The change history of the models that keep one (see ``ArrayHistory``).
+    @exclusivity(unchecked) var history = ArrayHistory()
+    /// Set by a store that keeps this one's rows elsewhere but not its history (FileAdapter's
+    /// archive): a model that keeps history is refused.
+    package var refusesHistory = false
     /// Set by ``close()``; every later call throws ``StoreError`` `.closed`. Read and
     /// written with the lock held (FileAdapter sets it while it writes its last save).
     @exclusivity(unchecked) package var closed = false
@@ -62,6 +67,7 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
             guard journal.isEmpty else {
                 throw StoreError(.invalidRequest, table: "*", message: "reset() inside a transaction")
             }
+            history.clear()
             tables.removeAll()
             bySchema.removeAll()
             lastTable = nil
@@ -128,6 +134,7 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
         }
         if row[0].isNull { row[0] = id }
         _ = table.append(row)
+        if schema.keepsHistory { history.record(table, id: id, .insert) }
         if !journal.isEmpty { journal[journal.count - 1].append(.inserted(table: table, id: id, previousNextID: previousNextID)) }
     }
 
@@ -146,6 +153,12 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
             if !table.uniqueColumns.isEmpty, let column = table.uniqueConflict(row, replacing: slot) {
                 throw StoreError.uniqueViolation(schema, column: schema.columns[column].name, id: row[0])
             }
+            if schema.keepsHistory {
+                // As SQLite's trigger: an update that changes no value is no change.
+                let changed = ArrayHistory.changedColumns(old, row, in: schema)
+                if changed.isEmpty { return }
+                history.record(table, id: row[0], .update, changed: changed)
+            }
             table.replace(at: slot, with: row)
             if !journal.isEmpty { journal[journal.count - 1].append(.updated(table: table, slot: slot, old: old)) }
         }
@@ -158,6 +171,7 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
         try lock.withLock {
             let table = try table(for: schema)
             guard let (slot, row) = table.remove(id: id) else { return false }
+            if schema.keepsHistory { history.record(table, id: row[0], .delete) }
             if journal.isEmpty {
                 table.compactIfWorthIt()
             } else {
@@ -231,6 +245,9 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
                 var new = row
                 for (column, value) in values { new[column] = value }
                 if new == row { continue }
+                if query.schema.keepsHistory {
+                    history.record(table, id: row[0], .update, changed: ArrayHistory.changedColumns(row, new, in: query.schema))
+                }
                 table.replace(at: slot, with: new)
                 if !journal.isEmpty { journal[journal.count - 1].append(.updated(table: table, slot: slot, old: row)) }
                 changed += 1
@@ -272,6 +289,8 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
 
     func rollBack(_ entries: [Undo]) {
         for entry in entries.reversed() {
+            // Each write of a table that keeps history appended one entry.
+            if entry.table.schema.keepsHistory { history.undoLast() }
             switch entry {
             case .inserted(let table, let id, let previousNextID):
                 table.removeLast(id: id)
@@ -305,8 +324,7 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
             return table
         }
         try schema.validate()
-        // Change history is kept by SQLiteAdapter only so far: never silently missing here.
-        if schema.keepsHistory { throw StoreError.keepsNoHistory(schema, store: label) }
+        if schema.keepsHistory, refusesHistory { throw StoreError.keepsNoHistory(schema, store: label) }
         let table = ArrayTable(schema: schema)
         tables[name] = table
         bySchema[ObjectIdentifier(schema)] = table

@@ -180,8 +180,9 @@ struct ArrayAdapterTests {
     }
 }
 
-/// ArrayAdapter and FileAdapter keep no change history yet: a model that asks for one is
-/// refused with a typed error on first use, never stored without its history.
+/// ArrayAdapter's change history in memory (the conformance suite checks the rest): a
+/// rolled-back savepoint takes back only its entries, `reset()` makes older cursors too
+/// old without reusing any, and compaction inside a transaction is refused.
 @Suite struct ArrayAdapterHistoryTests {
     final class Tracked: Model {
         static var keepsHistory: Bool { true }
@@ -189,10 +190,35 @@ struct ArrayAdapterTests {
         init() {}
     }
 
-    @Test func aModelThatKeepsHistoryIsRefused() throws {
+    struct Refused: Error {}
+
+    @Test func aRolledBackSavepointTakesBackOnlyItsEntries() throws {
         let store = ArrayAdapter()
-        let error = #expect(throws: StoreError.self) { try Tracked.create(["name": "a"], in: store) }
-        #expect(error?.kind == .invalidRequest && error?.table == "trackeds" && error?.message.contains("keeps history") == true)
-        #expect(throws: StoreError.self) { try store.prepare(Tracked.schema) }
+        try store.transaction {
+            try Tracked.create(["name": "kept"], in: store)
+            #expect(throws: Refused.self) {
+                try store.transaction {
+                    try Tracked.create(["name": "undone"], in: store)
+                    throw Refused()
+                }
+            }
+            try Tracked.create(["name": "also kept"], in: store)
+            let error = #expect(throws: StoreError.self) { try store.compactHistory(before: Date()) }
+            #expect(error?.kind == .invalidRequest)
+        }
+        let entries = try Tracked.history(after: .start, in: store).entries
+        #expect(entries.map(\.id) == [.int(1), .int(2)] && entries.map(\.cursor.rawValue) == [1, 2], "\(entries)")
+    }
+
+    @Test func resetMakesOlderCursorsTooOldAndCursorsGoOn() throws {
+        let store = ArrayAdapter()
+        try Tracked.create(["name": "a"], in: store)
+        let head = try store.historyHead()
+        try store.reset()
+        let error = #expect(throws: StoreError.self) { _ = try Tracked.history(after: .start, in: store) }
+        #expect(error?.kind == .historyCompacted)
+        let record = try Tracked.create(["name": "b"], in: store)
+        let after = try Tracked.history(after: head, in: store).entries
+        #expect(after.map(\.id) == [record.id.map { .int($0) } ?? .null] && after.first.map { $0.cursor > head } == true)
     }
 }

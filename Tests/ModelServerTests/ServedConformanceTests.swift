@@ -37,21 +37,21 @@ import Testing
 
     static let parseStyle = AdapterConformance(
         adapter: "RESTAdapter → ModelResources (Parse-style queries)", capabilities: [.persistence],
-        limitations: [.noTransactions, .partialQueries, .jsonValues, .unnamedConstraintColumns, .modelServer], reopen: reopen
+        limitations: [.noTransactions, .partialQueries, .jsonValues, .unnamedConstraintColumns, .modelServer, .remoteHistory], reopen: reopen
     ) { try client(ParseQueryEncoder()) }
 
     static let plain = AdapterConformance(
         adapter: "RESTAdapter → ModelResources (plain queries)", capabilities: [.persistence],
-        limitations: [.noTransactions, .partialQueries, .jsonValues, .unnamedConstraintColumns, .modelServer], reopen: reopen
+        limitations: [.noTransactions, .partialQueries, .jsonValues, .unnamedConstraintColumns, .modelServer, .remoteHistory], reopen: reopen
     ) { try client(PlainQueryEncoder()) }
 
     @Test(arguments: ConformanceGroup.allCases) func parseStyleQueries(_ group: ConformanceGroup) async {
         let report = await Self.parseStyle.run([group])
         for failure in report.failures { Issue.record(Comment(rawValue: failure.description)) }
-        #expect(report.checked[group] ?? 0 > 0 || group == .transactions, "\(report)")
+        #expect(report.checked[group] ?? 0 > 0 || group == .transactions || group == .history, "\(report)")
         let expectedSkips: Set<ConformanceGroup> = [
             .transactions, .asyncAPI, .concurrency, .notifications, .observation, .contexts, .closing, .writesByID, .relations,
-            .uniqueness, .hostileValues,
+            .uniqueness, .hostileValues, .history,
         ]
         #expect(report.skipped.isEmpty || expectedSkips.contains(group), "\(report)")
     }
@@ -62,6 +62,6 @@ import Testing
     func plainQueries(_ group: ConformanceGroup) async {
         let report = await Self.plain.run([group])
         for failure in report.failures { Issue.record(Comment(rawValue: failure.description)) }
-        #expect(report.checked[group] ?? 0 > 0 || group == .transactions, "\(report)")
+        #expect(report.checked[group] ?? 0 > 0 || group == .transactions || group == .history, "\(report)")
     }
 }

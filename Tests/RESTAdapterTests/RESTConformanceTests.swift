@@ -12,7 +12,7 @@ import Testing
 
     static let suite = AdapterConformance(
         adapter: "RESTAdapter", capabilities: [.persistence],
-        limitations: [.noTransactions, .partialQueries, .jsonValues, .unnamedConstraintColumns],
+        limitations: [.noTransactions, .partialQueries, .jsonValues, .unnamedConstraintColumns, .remoteHistory],
         reopen: { old in
             // The server keeps the data: a new adapter on the same URL sees it.
             guard let old = old as? RESTAdapter else { throw CocoaError(.featureUnsupported) }
@@ -29,16 +29,16 @@ import Testing
     @Test(arguments: ConformanceGroup.allCases) func conformance(_ group: ConformanceGroup) async {
         let report = await Self.suite.run([group])
         for failure in report.failures { Issue.record(Comment(rawValue: failure.description)) }
-        #expect(report.checked[group] ?? 0 > 0 || group == .transactions, "\(report)")
+        #expect(report.checked[group] ?? 0 > 0 || group == .transactions || group == .history, "\(report)")
         let expectedSkips: Set<ConformanceGroup> = [
-            .transactions, .asyncAPI, .concurrency, .notifications, .observation, .contexts, .uniqueness, .closing, .hostileValues,
+            .transactions, .asyncAPI, .concurrency, .notifications, .observation, .contexts, .uniqueness, .closing, .hostileValues, .history,
         ]
         #expect(report.skipped.isEmpty || expectedSkips.contains(group), "\(report)")
     }
 
     /// The plain encoder expresses less: what it refuses is reported, the rest must pass.
     static let plain = AdapterConformance(
-        adapter: "RESTAdapter (plain parameters)", limitations: [.noTransactions, .partialQueries, .jsonValues]
+        adapter: "RESTAdapter (plain parameters)", limitations: [.noTransactions, .partialQueries, .jsonValues, .remoteHistory]
     ) {
         let server = try RESTTestServer()
         servers.add(server)

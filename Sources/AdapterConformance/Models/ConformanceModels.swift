@@ -255,3 +255,14 @@ final class ConformanceLogLine: Model {
     static var joinsContexts: Bool { false }
     init() {}
 }
+
+// MARK: - Change history
+
+/// A model whose store keeps its change history (``ModelProtocol/keepsHistory``).
+final class ConformanceJournaled: Model {
+    static var keepsHistory: Bool { true }
+    @Column var title: String = ""
+    @Column var rank: Int = 0
+    @Column var note: String?
+    init() {}
+}

@@ -156,6 +156,10 @@ public struct AdapterConformance: Sendable {
             report.skipped.append((group, "the adapter does not persist (no .persistence capability and reopen closure)"))
             return nil
         }
+        if group == .history, limitations.contains(.remoteHistory) {
+            report.skipped.append((group, "the server keeps the rows and their history (.remoteHistory)"))
+            return nil
+        }
         if group == .transactions, limitations.contains(.noTransactions) {
             report.skipped.append((group, "the adapter has no transactions (.noTransactions): nothing to roll back"))
             return nil
@@ -206,6 +210,7 @@ public struct AdapterConformance: Sendable {
         case .contexts: ContextChecks.contexts
         case .uniqueness: StoreErrorChecks.uniqueness
         case .closing: StoreErrorChecks.closing
+        case .history: HistoryChecks.history
         case .asyncAPI, .observation: { _ in }  // async: see the async `run(_:)`
         }
     }

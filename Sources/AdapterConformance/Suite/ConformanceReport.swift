@@ -53,6 +53,10 @@ public enum ConformanceGroup: String, CaseIterable, Sendable, Hashable {
     /// Query observation: the current result, one fresh result per relevant commit, none
     /// for rollbacks or other tables (async `run(_:)` only).
     case observation
+    /// Change history (``HistoryKeepingAdapter``): an entry per committed row change in
+    /// commit order, none for rollbacks, paging, compaction; a store that keeps none
+    /// refuses a model that asks for it.
+    case history
 
     /// Whether the group needs the async `AdapterConformance.run(_:)`.
     public var isAsync: Bool { self == .asyncAPI || self == .observation }
@@ -104,6 +108,10 @@ public struct AdapterLimitations: OptionSet, Sendable, Hashable {
     /// a delete applies the server's delete rules — so the checks that a write by id skips
     /// validation or hooks, or that `delete()` leaves related rows alone, are skipped.
     public static let modelServer = AdapterLimitations(rawValue: 1 << 7)
+    /// A client of a server that keeps the rows, and their change history if any: the
+    /// client store keeps none and does not refuse models that ask for one (the server
+    /// decides). The `history` group is skipped.
+    public static let remoteHistory = AdapterLimitations(rawValue: 1 << 8)
 }
 
 /// One failed check.

@@ -78,3 +78,31 @@ public struct HistoryPage: Sendable, Hashable {
         self.hasMore = hasMore
     }
 }
+
+extension HistoryPage {
+    /// The page a store answers from `read`: the entries after `cursor` it read in cursor
+    /// order (of the asked tables, at most `limit + 1`, the extra one telling that more
+    /// follow), with `head`, the store's newest cursor read before them. Unfiltered, or
+    /// cut at its limit, the page goes on from its last entry; filtered and complete, from
+    /// the head, so the other tables' entries up to it are not read again.
+    package init(after cursor: HistoryCursor, limit: Int, read: [HistoryEntry], head: HistoryCursor, filtered: Bool) {
+        let entries = Array(read.prefix(limit))
+        let hasMore = read.count > limit
+        let last = entries.last?.cursor ?? cursor
+        self.init(entries: entries, next: hasMore || !filtered ? max(cursor, last) : max(cursor, last, head), hasMore: hasMore)
+    }
+}
+
+extension StoreError {
+    /// A history read after `cursor`, older than the `horizon` the history was compacted to.
+    package static func historyCompacted(after cursor: HistoryCursor, horizon: HistoryCursor, table: String) -> StoreError {
+        StoreError(
+            .historyCompacted, table: table,
+            message: "the history after cursor \(cursor) was compacted (it starts after \(horizon)): read everything again, then follow it from historyHead()")
+    }
+
+    /// A history page asked with a limit below 1.
+    package static func historyLimit(_ limit: Int, table: String) -> StoreError {
+        StoreError(.invalidRequest, table: table, message: "a history page needs a limit of at least 1, not \(limit)")
+    }
+}

@@ -5,9 +5,7 @@ import ModelSQL
 /// recorded by triggers (``SQLiteHistoryDDL``) and read here.
 extension SQLiteAdapter: HistoryKeepingAdapter {
     public func history(after cursor: HistoryCursor, limit: Int, tables: Set<String>?) throws -> HistoryPage {
-        guard limit >= 1 else {
-            throw StoreError(.invalidRequest, table: SQLiteHistoryDDL.table, message: "a history page needs a limit of at least 1, not \(limit)")
-        }
+        guard limit >= 1 else { throw StoreError.historyLimit(limit, table: SQLiteHistoryDDL.table) }
         guard try hasHistory() else { return HistoryPage(entries: [], next: cursor, hasMore: false) }
         // The head first: entries of other tables skipped up to it need no second look.
         let head = try historyHead()
@@ -22,15 +20,8 @@ extension SQLiteAdapter: HistoryKeepingAdapter {
         let rows = try self.rows(sql, arguments)
         // Read after the entries: a compaction that removed any of them shows here.
         let horizon = try historyHorizon()
-        if cursor < horizon {
-            throw StoreError(
-                .historyCompacted, table: SQLiteHistoryDDL.table,
-                message: "the history after cursor \(cursor) was compacted (it starts after \(horizon)): read everything again, then follow it from historyHead()")
-        }
-        let entries = try rows.prefix(limit).map(Self.entry)
-        let hasMore = rows.count > limit
-        let next = hasMore ? entries.last?.cursor ?? cursor : max(cursor, entries.last?.cursor ?? cursor, tables == nil ? cursor : head)
-        return HistoryPage(entries: entries, next: next, hasMore: hasMore)
+        if cursor < horizon { throw StoreError.historyCompacted(after: cursor, horizon: horizon, table: SQLiteHistoryDDL.table) }
+        return HistoryPage(after: cursor, limit: limit, read: try rows.map(Self.entry), head: head, filtered: tables != nil)
     }
 
     public func historyHead() throws -> HistoryCursor {

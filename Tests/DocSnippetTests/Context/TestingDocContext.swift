@@ -23,13 +23,13 @@ extension FileAdapter {
         return try FileAdapter(file: file, configuration: explicitSaves)
     }
 
-    /// Closes `store` (which writes its file) and deletes the file.
+    /// Closes `store` (which writes its file, once anything was stored) and deletes the file.
     static func remove(_ store: any PersistenceAdapter) throws {
         guard let store = store as? FileAdapter, let file = store.file else {
             throw StoreError(.invalidRequest, table: "*", message: "not a FileAdapter with a file")
         }
         try store.close()
-        try FileManager.default.removeItem(at: file)
+        if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
     }
 
     /// Saves `store` and opens its file again.
