@@ -40,7 +40,7 @@ extension SQLiteAdapter: HistoryKeepingAdapter {
             guard let last = last?.intValue, last > horizon.rawValue else { return horizon }
             try execute("DELETE FROM \(SQLiteHistoryDDL.table) WHERE cursor <= ?", [.int(last)])
             try execute(
-                "INSERT INTO \(SQLiteHistoryDDL.horizonTable) (only, cursor) VALUES (1, ?) ON CONFLICT (only) DO UPDATE SET cursor = excluded.cursor",
+                "INSERT INTO \(SQLiteHistoryDDL.horizonTable) (singleton, cursor) VALUES (1, ?) ON CONFLICT (singleton) DO UPDATE SET cursor = excluded.cursor",
                 [.int(last)])
             return HistoryCursor(rawValue: last)
         }
@@ -48,7 +48,7 @@ extension SQLiteAdapter: HistoryKeepingAdapter {
 
     /// The cursor below which entries were compacted away (0: none were).
     private func historyHorizon() throws -> HistoryCursor {
-        let stored = try rows("SELECT cursor FROM \(SQLiteHistoryDDL.horizonTable) WHERE only = 1").first?[0]
+        let stored = try rows("SELECT cursor FROM \(SQLiteHistoryDDL.horizonTable) WHERE singleton = 1").first?[0]
         return HistoryCursor(rawValue: stored?.intValue ?? 0)
     }
 
@@ -57,35 +57,10 @@ extension SQLiteAdapter: HistoryKeepingAdapter {
         try !rows("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.string(SQLiteHistoryDDL.table)]).isEmpty
     }
 
-    /// An entry from its stored row; a row another tool wrote that does not fit is an error
-    /// naming the value.
+    /// An entry from its stored row.
     private static func entry(_ row: SQLiteRow) throws -> HistoryEntry {
-        func invalid(_ column: String, _ value: ModelValue) -> StoreError {
-            StoreError(
-                .invalidStoredValue, table: SQLiteHistoryDDL.table, id: row[0], column: column,
-                message: "the history entry's \(column) cannot be read: \(value)")
-        }
-        guard let cursor = row[0].intValue else { throw invalid("cursor", row[0]) }
-        guard case .string(let table) = row[1] else { throw invalid("table_name", row[1]) }
-        guard let code = row[3].intValue, let action = HistoryEntry.Action(rawValue: Int(truncatingIfNeeded: code)) else {
-            throw invalid("action", row[3])
-        }
-        var changed: [String]?
-        switch row[4] {
-        case .null: changed = nil
-        case .string(let json):
-            guard let names = try? JSONDecoder().decode([String].self, from: Data(json.utf8)) else { throw invalid("changed", row[4]) }
-            changed = names
-        default: throw invalid("changed", row[4])
-        }
-        let seconds: Double
-        switch row[5] {
-        case .double(let value): seconds = value
-        case .int(let value): seconds = Double(value)
-        default: throw invalid("recorded_at", row[5])
-        }
-        return HistoryEntry(
-            cursor: HistoryCursor(rawValue: cursor), table: table, id: row[2], action: action, changedColumns: changed,
-            recordedAt: Date(timeIntervalSince1970: seconds))
+        try HistoryEntry(
+            sqlCursor: row[0], table: row[1], id: row[2], action: row[3], changed: row[4], recordedAt: row[5],
+            historyTable: SQLiteHistoryDDL.table)
     }
 }

@@ -28,7 +28,7 @@ enum SQLiteHistoryDDL {
           recorded_at REAL NOT NULL
         )
         """,
-        "CREATE TABLE IF NOT EXISTS \(horizonTable) (only INTEGER PRIMARY KEY CHECK (only = 1), cursor INTEGER NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS \(horizonTable) (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), cursor INTEGER NOT NULL)",
     ]
 
     /// The triggers' names on `tableName`.
