@@ -1,7 +1,11 @@
 import Foundation
 import SQLiteAdapter
 
-/// `Person` with change history kept (``ModelProtocol/keepsHistory``).
+/// `Person` with change history kept (``ModelProtocol/keepsHistory``). Its specialised
+/// property writes are identical to `Person`'s, so the optimiser merges the two and
+/// `Person`'s become 11-instruction thunks into the shared body: +126 instructions per
+/// array insert in this binary (measured with Scripts/instructions.py against the build
+/// before it), a cost any app with two models of the same shape shares.
 final class TrackedPerson: Model {
     static var keepsHistory: Bool { true }
     @Column var name: String = ""
