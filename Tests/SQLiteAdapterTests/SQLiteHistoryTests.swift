@@ -145,6 +145,22 @@ import Testing
         init() {}
     }
 
+    /// The async forms answer as the synchronous ones. (Each call is an `await`: resolved
+    /// to a blocking overload, the build would warn that nothing is awaited, failing CI.)
+    @Test func theAsyncFormsAnswerAsTheSynchronousOnes() async throws {
+        let store = try SQLiteAdapter()
+        let start = try await store.historyHead()
+        try await Note.create(["title": "a"], in: store)
+        try await Note.create(["title": "b"], in: store)
+        let page = try await Note.history(after: start, limit: 1, in: store)
+        #expect(page.entries.count == 1 && page.hasMore)
+        #expect(try await store.history(after: start, limit: 10, tables: nil).entries.count == 2)
+        #expect(try await store.historyHead() == (try store.historyHead()))
+        let horizon = try await store.compactHistory(before: Date().addingTimeInterval(1))
+        #expect(horizon == (try await store.historyHead()))
+        await #expect(throws: StoreError.self) { _ = try await Note.history(after: start, in: store) }
+    }
+
     @Test func aModelWithoutHistoryOrABadLimitIsRefused() throws {
         let store = try SQLiteAdapter()
         let draftHistory = #expect(throws: StoreError.self) { _ = try Draft.history(after: .start, in: store) }

@@ -64,12 +64,17 @@ extension ModelProtocol {
     public static func history(after cursor: HistoryCursor, limit: Int = 1_000, in store: some HistoryKeepingAdapter) throws
         -> HistoryPage
     {
+        try checkKeepsHistory()
+        return try store.history(after: cursor, limit: limit, tables: [schema.tableName])
+    }
+
+    /// Throws ``StoreError`` `.invalidRequest` unless the model keeps history.
+    package static func checkKeepsHistory() throws {
         guard keepsHistory else {
             throw StoreError(
                 .invalidRequest, table: tableName,
                 message: "\(String(describing: Self.self)) keeps no history; declare `static var keepsHistory: Bool { true }`")
         }
-        return try store.history(after: cursor, limit: limit, tables: [schema.tableName])
     }
 }
 
