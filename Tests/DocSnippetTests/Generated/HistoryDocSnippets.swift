@@ -42,7 +42,7 @@ extension HistoryDoc {
         show(store, start, note, page, resumeFrom)
     }
 
-    /// Docs/History.md, snippet 2 (line 62).
+    /// Docs/History.md, snippet 2 (line 64).
     static func snippet2(_ context: Context) throws {
         let store = try SQLiteAdapter()
         let old = try store.historyHead()
