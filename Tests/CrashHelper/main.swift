@@ -62,7 +62,15 @@ do {
         if mode == "postgres" {
             var configuration = PostgresConfiguration(arguments[3])
             configuration.schema = arguments[4]
-            store = try PostgresAdapter(configuration)
+            let postgres = try PostgresAdapter(configuration)
+            // A killed predecessor's COMMIT may still be under way on the server: wait for
+            // its transaction (which holds the tables' row locks) to end before reading how
+            // far it got, or this process would write that generation again beside it.
+            try postgres.prepare(CrashSample.schema)
+            try postgres.prepare(CrashNote.schema)
+            let tables = [CrashSample.schema, CrashNote.schema].map { "\"\($0.tableName)\"" }.joined(separator: ", ")
+            try postgres.transaction { _ = try postgres.execute("LOCK TABLE \(tables) IN SHARE ROW EXCLUSIVE MODE") }
+            store = postgres
         } else {
             var configuration = SQLiteConfiguration()
             configuration.journalMode = mode == "sqlite-wal" ? .wal : .delete
