@@ -4,14 +4,30 @@ import Foundation
 /// memory: each write appends its entry under the store's lock, and a rolled-back level
 /// takes its entries back with its rows. Cursors follow commit order (one writer at a
 /// time), a transaction's entries are consecutive, and compaction never lowers the next.
-struct ArrayHistory {
-    private(set) var entries: [HistoryEntry] = []
-    private var nextCursor: Int64 = 1
+package struct ArrayHistory: Sendable {
+    package private(set) var entries: [HistoryEntry] = []
+    /// The cursor the next entry gets.
+    package private(set) var nextCursor: Int64 = 1
     /// The cursor up to which entries were compacted away.
-    private(set) var horizon = HistoryCursor.start
+    package private(set) var horizon = HistoryCursor.start
+    /// Whether a cursor that is neither an entry's nor at or below the horizon is refused
+    /// as too old (a store whose history can lose its newest entries — FileAdapter's,
+    /// after a crash before a save — so that a reader who saw them resyncs).
+    package var refusesUnknownCursors = false
+
+    /// An empty history.
+    package init() {}
+
+    /// A history as a store reloaded it: `entries` in cursor order, all above `horizon`
+    /// and below `nextCursor`.
+    package init(entries: [HistoryEntry], nextCursor: Int64, horizon: HistoryCursor) {
+        self.entries = entries
+        self.nextCursor = nextCursor
+        self.horizon = horizon
+    }
 
     /// The newest cursor.
-    var head: HistoryCursor { max(entries.last?.cursor ?? .start, horizon) }
+    package var head: HistoryCursor { max(entries.last?.cursor ?? .start, horizon) }
 
     /// Appends the change of the row `id` of `table`.
     mutating func record(_ table: ArrayTable, id: ModelValue, _ action: HistoryEntry.Action, changed: [String]? = nil) {
@@ -47,9 +63,18 @@ struct ArrayHistory {
         return horizon
     }
 
+    /// Whether a reader's `cursor` is too old to follow: below the horizon, or (with
+    /// ``refusesUnknownCursors``) one this history never gave or no longer holds.
+    func refuses(_ cursor: HistoryCursor) -> Bool {
+        if cursor < horizon { return true }
+        guard refusesUnknownCursors, cursor > horizon else { return false }
+        let following = after(HistoryCursor(rawValue: cursor.rawValue - 1))
+        return following.first?.cursor != cursor
+    }
+
     /// Drops every entry as if compacted (``ArrayAdapter/reset()``): a reader's older
     /// cursor is then too old, and cursors go on growing.
-    mutating func clear() {
+    package mutating func clear() {
         horizon = head
         entries.removeAll()
     }
@@ -65,7 +90,7 @@ extension ArrayAdapter: HistoryKeepingAdapter {
         guard limit >= 1 else { throw StoreError.historyLimit(limit, table: "") }
         return try lock.withLock {
             if closed { throw StoreError.closed(label) }
-            if cursor < history.horizon { throw StoreError.historyCompacted(after: cursor, horizon: history.horizon, table: "") }
+            if history.refuses(cursor) { throw StoreError.historyCompacted(after: cursor, horizon: history.horizon, table: "") }
             var read: [HistoryEntry] = []
             for entry in history.after(cursor) where tables?.contains(entry.table) ?? true {
                 read.append(entry)

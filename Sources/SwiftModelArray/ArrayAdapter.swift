@@ -33,7 +33,7 @@ public final class ArrayAdapter: PersistenceAdapter, @unchecked Sendable {
     @exclusivity(unchecked) var lastTable: ArrayTable?
     @exclusivity(unchecked) var journal: [[Undo]] = []
     /// The change history of the models that keep one (see ``ArrayHistory``).
-    @exclusivity(unchecked) var history = ArrayHistory()
+    @exclusivity(unchecked) package var history = ArrayHistory()
     /// Set by a store that keeps this one's rows elsewhere but not its history (FileAdapter's
     /// archive): a model that keeps history is refused.
     package var refusesHistory = false

@@ -27,9 +27,9 @@ public protocol HistoryKeepingAdapter: PersistenceAdapter {
     /// in the same transaction as a full read to follow the history from that read.
     func historyHead() throws -> HistoryCursor
 
-    /// Removes the entries recorded before `date`, except the newest one, and returns the
-    /// horizon: the cursor below which the history is gone (reads after an older cursor
-    /// throw `.historyCompacted`).
+    /// Removes the entries recorded before `date` and returns the horizon: the cursor of
+    /// the newest entry removed, up to which the history is gone (reads after an older
+    /// cursor throw `.historyCompacted`; reading after the horizon itself goes on).
     @discardableResult
     func compactHistory(before date: Date) throws -> HistoryCursor
 }

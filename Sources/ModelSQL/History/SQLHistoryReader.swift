@@ -7,7 +7,7 @@ import ModelCore
 package struct SQLHistoryReader {
     /// The history table and the one-row horizon table.
     package let table: String, horizonTable: String
-    /// The selected columns, in ``HistoryEntry/init(sqlCursor:table:id:action:changed:recordedAt:historyTable:)``'s
+    /// The selected columns, in ``HistoryEntry/init(storedCursor:table:id:action:changed:recordedAt:historyTable:)``'s
     /// order but the id, which ``entry`` reads.
     package let columns: String
     /// The `n`th parameter (1-based): `?` or `$n`.

@@ -13,10 +13,11 @@ extension FileAdapter {
     public func load(ifMissing: MissingFilePolicy = .startEmpty) throws {
         let file = try storeFile()
         let tables = try Self.readTables(at: file.path, ifMissing: ifMissing, in: configuration.fileSystem) ?? []
+        let history = try Self.loadedHistory(from: tables, path: file.path)
         try memory.withLock {
             var replacements: [(schema: ModelSchema, rows: [[ModelValue]], nextID: Int64)] = []
             var pending: [String: ArchivedTable] = [:]
-            for table in tables {
+            for table in tables where !Self.isHistoryTable(table.name) {
                 guard let name = table.name else {
                     throw ArchiveError(
                         .unsupported, path: file.path,
@@ -30,6 +31,7 @@ extension FileAdapter {
                 }
             }
             try install(replacements, clearingOthers: true, from: file.path)
+            memory.history = history
             unclaimed = pending
             pendingTables.store(pending.count, ordering: .releasing)
             dirtyTables.removeAll()
@@ -87,6 +89,8 @@ extension FileAdapter {
                 nextID = table.nextID ?? 1
             }
             try install([(schema, rows, nextID)], clearingOthers: false, from: file.path)
+            // Rows replaced wholesale are not a change the history can describe: readers resync.
+            if schema.keepsHistory { memory.history.clear() }
             if unclaimed.removeValue(forKey: schema.tableName) != nil {
                 pendingTables.store(unclaimed.count, ordering: .releasing)
             }
@@ -204,7 +208,7 @@ extension FileAdapter {
                     name: name, model: table.model ?? name, version: table.version, nextID: table.nextID ?? 1,
                     columns: table.columns, count: table.records.count, rows: .rows(table.records), absent: table.absent))
         }
-        return snapshots.sorted { $0.name < $1.name }
+        return (snapshots + historySnapshots()).sorted { $0.name < $1.name }
     }
 
     func tableSnapshot(_ contents: ArrayAdapter.TableContents) -> TableSnapshot {

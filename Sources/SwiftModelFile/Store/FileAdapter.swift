@@ -69,7 +69,7 @@ public final class FileAdapter: PersistenceAdapter, @unchecked Sendable {
         self.file = nil
         self.configuration = configuration
         memory.label = "file store"
-        memory.refusesHistory = true  // the archive keeps rows, not history
+        memory.refusesHistory = true  // per-model files keep rows, not history (the store file keeps it)
     }
 
     /// A store without a store file (renamed ``init(configuration:)``).
@@ -87,7 +87,6 @@ public final class FileAdapter: PersistenceAdapter, @unchecked Sendable {
         self.file = file
         self.configuration = configuration
         memory.label = "file store at \(file.path)"
-        memory.refusesHistory = true  // the archive keeps rows, not history
         for model in models { registrations[model.schema.tableName] = ArchiveRegistration(schema: model.schema) }
         try load()
     }

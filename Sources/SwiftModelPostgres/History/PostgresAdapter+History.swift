@@ -29,7 +29,7 @@ extension PostgresAdapter: HistoryKeepingAdapter {
             time: { .date($0) },
             entry: { row in
                 try HistoryEntry(
-                    sqlCursor: row[0], table: row[1], id: row[2].isNull ? row[3] : row[2], action: row[4], changed: row[5],
+                    storedCursor: row[0], table: row[1], id: row[2].isNull ? row[3] : row[2], action: row[4], changed: row[5],
                     recordedAt: row[6], historyTable: PostgresHistoryDDL.table)
             })
     }

@@ -29,7 +29,7 @@ extension SQLiteAdapter: HistoryKeepingAdapter {
             time: { .double($0.timeIntervalSince1970) },
             entry: { row in
                 try HistoryEntry(
-                    sqlCursor: row[0], table: row[1], id: row[2], action: row[3], changed: row[4], recordedAt: row[5],
+                    storedCursor: row[0], table: row[1], id: row[2], action: row[3], changed: row[4], recordedAt: row[5],
                     historyTable: SQLiteHistoryDDL.table)
             })
     }

@@ -1,13 +1,12 @@
 import Foundation
-import ModelCore
 
 extension HistoryEntry {
-    /// An entry from the values of a SQL history table's row (as SQLite and PostgreSQL
-    /// store them: `action` 1/2/3, `changed` a JSON array of names or null, `recorded_at`
-    /// seconds since 1970 or a date); a row another tool wrote that does not fit throws an
-    /// error naming the column and value.
+    /// An entry from the values of a stored history row (as SQLite, PostgreSQL and
+    /// FileAdapter's archive store them: `action` 1/2/3, `changed` a JSON array of names or
+    /// null, `recorded_at` seconds since 1970 or a date); a row another tool wrote that
+    /// does not fit throws an error naming the column and value.
     package init(
-        sqlCursor cursor: ModelValue, table: ModelValue, id: ModelValue, action: ModelValue, changed: ModelValue,
+        storedCursor cursor: ModelValue, table: ModelValue, id: ModelValue, action: ModelValue, changed: ModelValue,
         recordedAt: ModelValue, historyTable: String
     ) throws {
         func invalid(_ column: String, _ value: ModelValue) -> StoreError {
