@@ -11,6 +11,8 @@ protocol ResourceEndpoint: Sendable {
     /// For a nested resource: its foreign key column to the owner.
     var ownerKey: Int? { get }
     func handle(_ call: ResourceCall) async throws -> ResourceResponse
+    /// `GET <collection>/changes`: see ``ModelEndpoint/changes(_:feed:waitLimit:)``.
+    func handleChanges(_ call: ResourceCall, feed: FeedSignal, waitLimit: Duration) async throws -> ResourceResponse
 }
 
 /// Serves model `M`: lists and reads through queries, writes through `save()` and
@@ -65,6 +67,14 @@ struct ModelEndpoint<M: ModelProtocol>: ResourceEndpoint {
             case .update: return try await update(call)
             case .delete: return try await delete(call)
             }
+        } catch {
+            throw ResourceFailure.error(from: error, codec: codec)
+        }
+    }
+
+    func handleChanges(_ call: ResourceCall, feed: FeedSignal, waitLimit: Duration) async throws -> ResourceResponse {
+        do {
+            return try await changes(call, feed: feed, waitLimit: waitLimit)
         } catch {
             throw ResourceFailure.error(from: error, codec: codec)
         }
@@ -132,5 +142,13 @@ struct ModelEndpoint<M: ModelProtocol>: ResourceEndpoint {
     func location(_ record: M, nested: Bool) -> String? {
         let template = (nested || !routes.flatAllowed) ? routes.nested?.instance ?? routes.instance : routes.instance
         return template.path { record._currentValues.indices.contains($0) ? record._value(at: $0) : nil }
+    }
+}
+
+extension ResourceEndpoint {
+    /// Whether this model has a changes feed on `store`: it keeps history there and its
+    /// lists are served.
+    func servesChanges(on store: any PersistenceAdapter) -> Bool {
+        schema.keepsHistory && store is any HistoryKeepingAdapter && options.operations.contains(.list)
     }
 }

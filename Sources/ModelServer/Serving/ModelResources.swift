@@ -42,6 +42,15 @@ public struct ModelResources: Sendable {
         /// invalidation, fault injection in tests.
         public var afterCommit: (@Sendable (ResourceRequest, ResourceResponse) async -> Void)?
 
+        /// The longest a changes-feed request may wait for a change (`wait=` seconds).
+        public var feedWaitLimit: Duration = .seconds(30)
+        /// The most changes-feed requests waiting at once; one more is a 503
+        /// `too_many_subscribers` with `Retry-After`.
+        public var feedWaiterLimit = 1_000
+        /// How often the history's head is read while feed requests wait, to notice writes
+        /// this server did not make (another process, a tool); its own wake them at once.
+        public var feedPollInterval: Duration = .milliseconds(250)
+
         /// The defaults: 1 MiB bodies, no prefix, no authorisation, no request context.
         public init() {}
     }
@@ -52,12 +61,15 @@ public struct ModelResources: Sendable {
     public let configuration: Configuration
     var endpoints: [any ResourceEndpoint] = []
     let idempotency: IdempotencyCache
+    /// Wakes waiting changes-feed requests.
+    let feed: FeedSignal
 
     /// Serves models from `store`.
     public init(store: any PersistenceAdapter, configuration: Configuration = Configuration()) {
         self.store = store
         self.configuration = configuration
         idempotency = IdempotencyCache(lifetime: configuration.idempotencyLifetime)
+        feed = FeedSignal(limit: configuration.feedWaiterLimit, pollInterval: configuration.feedPollInterval)
     }
 
     /// Serves `type` at the routes `resource` declares (default: `/<table>` and
@@ -104,6 +116,15 @@ public struct ModelResources: Sendable {
                 status: 413, code: "body_too_large",
                 message: "the body has \(request.body.count) bytes; at most \(configuration.maxBodyBytes) are accepted")
         }
+        if let feedTarget = changesTarget(request.path) {
+            guard request.method == "GET" else {
+                var error = ResourceError(status: 405, code: "method_not_allowed", message: "\(request.method) is not served at a changes feed")
+                error.headers["Allow"] = "GET"
+                throw error
+            }
+            let call = try await ResourceCall(request: request, target: feedTarget, operation: .list, resources: self)
+            return try await feedTarget.endpoint.handleChanges(call, feed: feed, waitLimit: configuration.feedWaitLimit)
+        }
         guard let target = resolve(request.path) else {
             throw ResourceError(status: 404, code: "no_route", message: "no resource at \(request.path)")
         }
@@ -111,8 +132,9 @@ public struct ModelResources: Sendable {
         if operation == .create || operation == .update { try BodyReader.checkContentType(request) }
         let call = try await ResourceCall(request: request, target: target, operation: operation, resources: self)
         let response = try await target.endpoint.handle(call)
-        if let afterCommit = configuration.afterCommit, operation != .list, operation != .read, (200..<300).contains(response.status) {
-            await afterCommit(request, response)
+        if operation != .list, operation != .read, (200..<300).contains(response.status) {
+            feed.notify()
+            if let afterCommit = configuration.afterCommit { await afterCommit(request, response) }
         }
         return response
     }

@@ -51,6 +51,13 @@ extension ModelResources {
             var pairs: [(RESTRoutes.Template, Bool)] = []
             if let nested = routes.nested { pairs += [(nested.collection, false), (nested.instance, true)] }
             if routes.flatAllowed { pairs += [(routes.collection, false), (routes.instance, true)] }
+            if endpoint.servesChanges(on: store) {
+                for (template, instance) in pairs where !instance {
+                    let path = configuration.pathPrefix + "/" + template.description.split(separator: "/").joined(separator: "/") + "/changes"
+                    guard seen.insert(path).inserted else { continue }
+                    templates.append(ResourceRouteTemplate(path: path, methods: ["GET"], model: endpoint.schema.modelName))
+                }
+            }
             for (template, instance) in pairs {
                 let path = configuration.pathPrefix + "/" + template.description.split(separator: "/").joined(separator: "/")
                 guard seen.insert(path).inserted else { continue }
@@ -70,6 +77,19 @@ extension ModelResources {
     /// Whether a request path (percent-encoded, query allowed) names a served route.
     public func serves(_ target: Substring) -> Bool {
         resolve(String(target.prefix { $0 != "?" })) != nil
+    }
+
+    /// The collection a changes-feed path (`<collection>/changes`) names, when its model
+    /// keeps history in a store that keeps it and lists are served. It takes precedence
+    /// over an instance whose id is the text `changes`.
+    func changesTarget(_ path: String) -> RouteTarget? {
+        var path = Substring(path)
+        if path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        guard path.hasSuffix("/changes") else { return nil }
+        guard let target = resolve(String(path.dropLast("/changes".count))), case .collection = target.kind,
+            target.endpoint.servesChanges(on: store)
+        else { return nil }
+        return target
     }
 
     /// The served model and route `path` names: nested routes first, then flat ones (a
