@@ -171,7 +171,7 @@ final class FeedTag: Model {
         for (target, code) in [
             ("/feed_notes/changes", "missing_cursor"), ("/feed_notes/changes?since=-1", "bad_cursor"),
             ("/feed_notes/changes?since=x", "bad_cursor"), ("/feed_notes/changes?since=0&limit=0", "bad_limit"),
-            ("/feed_notes/changes?since=0&limit=100000", "bad_limit"), ("/feed_notes/changes?since=0&wait=31", "bad_wait"),
+            ("/feed_notes/changes?since=0&limit=x", "bad_limit"), ("/feed_notes/changes?since=0&wait=31", "bad_wait"),
             ("/feed_notes/changes?since=0&wait=nan", "bad_wait"), ("/feed_notes/changes?since=0&done=1", "unknown_parameter"),
         ] {
             let response = await fixture.send("GET", target)

@@ -85,7 +85,7 @@ extension ModelEndpoint {
 }
 
 /// A feed request's parameters: `since` (a cursor, or `now` for the head), `limit`
-/// (1 to the page size) and `wait` (seconds to hold the request while nothing is new).
+/// (at least 1; more than the page size is read as the page size) and `wait` (seconds to hold the request while nothing is new).
 struct FeedRequest {
     /// Nil for `now`.
     var since: HistoryCursor?
@@ -108,10 +108,10 @@ struct FeedRequest {
                     return .failure(.badRequest("bad_cursor", "since must be a cursor from this feed or \"now\", not \"\(value)\"", field: "since"))
                 }
             case "limit":
-                guard let limit = Int(value), (1...pageSize).contains(limit) else {
-                    return .failure(.badRequest("bad_limit", "limit must be 1 to \(pageSize), not \"\(value)\"", field: "limit"))
+                guard let limit = Int(value), limit >= 1 else {
+                    return .failure(.badRequest("bad_limit", "limit must be a count of at least 1, not \"\(value)\"", field: "limit"))
                 }
-                request.limit = limit
+                request.limit = min(limit, pageSize)  // as a list's page: at most the resource's page size
             case "wait":
                 let most = Double(waitLimit.components.seconds) + Double(waitLimit.components.attoseconds) / 1e18
                 guard let seconds = Double(value), seconds.isFinite, seconds >= 0, seconds <= most else {

@@ -84,6 +84,10 @@ public struct RESTResource: Sendable {
     /// rows come in the asked order, no more than the limit): a server that ignored part of
     /// the query is ``RESTError/Kind/queryIgnored`` instead of wrong rows.
     public var verifiesResults = true
+    /// Whether the server serves a changes feed at `<collection>/changes` (as
+    /// `ModelServer` does for a model that keeps history; the protocol is in
+    /// `Docs/Sync.md`): `RESTSync.pull` then reads only the changes since its checkpoint.
+    public var changesFeed = false
 
     /// A resource; every setting defaults to the adapter's.
     public init(

@@ -59,6 +59,11 @@ public final class RESTSync: Sendable {
     /// Fetches `type`'s records matching `predicate` (all by default) from the server and
     /// merges them into the local store in one local transaction.
     ///
+    /// For a resource with a changes feed (``RESTResource/changesFeed``) and no
+    /// `predicate`, only the changes since the last pull are read, and records the server
+    /// deleted (or moved out of this client's reach) are deleted locally; `deletingMissing`
+    /// is then not needed (see `Docs/Sync.md`).
+    ///
     /// Records only on the server are inserted; identical ones skipped; differing ones
     /// decided by `policy` (by default the server's version, unless the record has an
     /// unpushed change; a record with an unpushed change that differs is a conflict in the
@@ -83,6 +88,9 @@ public final class RESTSync: Sendable {
                     + "use .serverWinsUnlessPending or .custom")
         }
         try track(M.self)
+        if predicate == nil, try remote.resource(for: schema).settings.changesFeed {
+            return try running.withLock { _ in try pullChanges(schema, policy: policy) }
+        }
         return try running.withLock { _ in
             let (remoteRows, complete) = try remote.fetchProvingCompleteness(StoreQuery(schema: schema, predicate: predicate))
             if deletingMissing, !complete {
@@ -91,60 +99,13 @@ public final class RESTSync: Sendable {
                     message: "deletingMissing deletes only after a pull that provably read every record, and the server declared "
                         + "no total for this list (X-Total-Count, or a count in its envelope: RESTPagination); nothing was merged")
             }
-            let local = store.local
-            let journal = store.journal
             var report = SyncReport()
-            // What the pull changed locally, published after it commits (contexts, streams).
-            var changes: [ModelChange] = []
-            let publishes = CommitBus.takesChanges
-            try local.withTransaction {
-                var seen = Set<ModelValue>()
-                for row in remoteRows {
-                    seen.insert(row[0])
-                    var pending = try journal.entry(model: schema.modelName, id: row[0])
-                    if let mine = pending, mine.provisional, mine.operation == .insert {
-                        // A local record holds this id only provisionally: it moves aside.
-                        try moveAside(schema, mine)
-                        pending = nil
-                    }
-                    guard let mine = try local.find(id: row[0], in: schema) else {
-                        if pending?.operation == .delete {
-                            report.conflicts.append(SyncConflict(model: schema.modelName, id: row[0], resolution: .keepLocal))
-                            report.skipped += 1
-                        } else {
-                            _ = try local.insert(row, into: schema)
-                            if publishes { changes.append(.external(.insert, schema: schema, id: row[0], values: row)) }
-                            report.inserted += 1
-                        }
-                        continue
-                    }
-                    if mine == row {
-                        report.skipped += 1
-                        continue
-                    }
-                    let decision = decide(policy, local: mine, remote: row, pending: pending != nil, schema: schema)
-                    if let change = pending {
-                        report.conflicts.append(SyncConflict(model: schema.modelName, id: row[0], resolution: decision))
-                        if decision == .takeRemote { try journal.remove(change) }
-                    }
-                    if decision == .takeRemote {
-                        try local.update(row, changedColumns: Array(1..<row.count), in: schema)
-                        if publishes { changes.append(.external(.update, schema: schema, id: row[0], values: row)) }
-                        report.updated += 1
-                    } else {
-                        report.skipped += 1
-                    }
-                }
-                if deletingMissing {
-                    for row in try local.fetch(StoreQuery(schema: schema, predicate: predicate)) where !seen.contains(row[0]) {
-                        guard try journal.entry(model: schema.modelName, id: row[0]) == nil else { continue }
-                        if try local.delete(id: row[0], from: schema) {
-                            if publishes { changes.append(.external(.delete, schema: schema, id: row[0], values: row)) }
-                            report.deleted += 1
-                        }
-                    }
-                }
+            var merge = PullMerge(sync: self, schema: schema, policy: policy)
+            try store.local.withTransaction {
+                try merge.merge(remoteRows, into: &report)
+                if deletingMissing { try merge.deleteMissing(keeping: remoteRows, where: predicate, into: &report) }
             }
+            let changes = merge.changes
             if report.inserted + report.updated + report.deleted > 0 {
                 CommitBus.publishExternal(changes, schemas: [schema], store: store)
             }
@@ -153,14 +114,14 @@ public final class RESTSync: Sendable {
     }
 
     /// Gives an unpushed record a fresh provisional id, so a server record with its id fits.
-    private func moveAside(_ schema: ModelSchema, _ entry: SyncEntry) throws {
+    func moveAside(_ schema: ModelSchema, _ entry: SyncEntry) throws {
         guard let row = try store.local.find(id: entry.id, in: schema) else { return }
         let fresh = schema.idGeneration == .autoIncrement ? try store.temporaryID(schema) : .uuid(UUID())
         try rekey(schema, from: entry.id, to: fresh, row: row, provisional: true)
         ProvisionalIdentities.rekey(store: ObjectIdentifier(store), schema: schema, from: entry.id, to: fresh, stillProvisional: true)
     }
 
-    private func decide(_ policy: MergePolicy, local: [ModelValue], remote: [ModelValue], pending: Bool, schema: ModelSchema)
+    func decide(_ policy: MergePolicy, local: [ModelValue], remote: [ModelValue], pending: Bool, schema: ModelSchema)
         -> MergeDecision
     {
         switch policy {

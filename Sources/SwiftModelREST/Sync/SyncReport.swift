@@ -12,6 +12,12 @@ public struct SyncReport: Sendable, Equatable, CustomStringConvertible {
     public var conflicts: [SyncConflict] = []
     /// For a push: what happened to each journaled change, in the order sent.
     public var outcomes: [SyncOutcome] = []
+    /// For a pull: whether it read a changes feed (``RESTResource/changesFeed``) rather than
+    /// the whole list.
+    public var followedChanges = false
+    /// For a pull through a feed: whether it read the whole collection instead (the first
+    /// pull, or the server had compacted the changes after the checkpoint).
+    public var resynced = false
     /// For a push: changes the server refused (kept in the journal as failed).
     public var failed: Int { outcomes.filter { if case .failed = $0.result { true } else if case .conflict = $0.result { true } else { false } }.count }
 
