@@ -1,6 +1,6 @@
 import ArrayAdapter
 import Foundation
-import ModelServer
+@testable import ModelServer
 import Testing
 
 final class FeedNote: Model {
@@ -156,8 +156,11 @@ final class FeedTag: Model {
 
     @Test func waitersAreCappedWithA503() async throws {
         let fixture = try Self.fixture { $0.feedWaiterLimit = 1 }
-        async let holder = fixture.send("GET", "/feed_notes/changes?since=0&wait=2")
-        try await Task.sleep(for: .milliseconds(200))
+        async let holder = fixture.send("GET", "/feed_notes/changes?since=0&wait=20")
+        // Until the first request waits (a loaded machine may start it late).
+        let clock = ContinuousClock(), start = clock.now
+        while fixture.resources.feed.waiting < 1, clock.now - start < .seconds(15) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(fixture.resources.feed.waiting == 1)
         let refused = await fixture.send("GET", "/feed_notes/changes?since=0&wait=2")
         #expect(refused.status == 503 && refused.code == "too_many_subscribers", "\(refused.text)")
         #expect(refused.header("Retry-After") == "1")
